@@ -1,0 +1,294 @@
+package automaton
+
+import (
+	"flag"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// bruteMatch reports whether p matches input: a prefix of it, or all of it
+// when anchored. A plain dynamic programme over (pattern, input) positions.
+func bruteMatch(p Pattern, in string) bool {
+	pat := p.Bytes
+	// reach[j]: pattern[:j] can match in[:i] for the current i.
+	reach := make([]bool, len(pat)+1)
+	reach[0] = true
+	closeStars := func() {
+		for j := 0; j < len(pat); j++ {
+			if reach[j] && pat[j] == Wildcard {
+				reach[j+1] = true
+			}
+		}
+	}
+	closeStars()
+	if reach[len(pat)] && !p.Anchored {
+		return true
+	}
+	for i := 0; i < len(in); i++ {
+		nr := make([]bool, len(pat)+1)
+		for j := 0; j < len(pat); j++ {
+			if !reach[j] {
+				continue
+			}
+			if pat[j] == Wildcard {
+				nr[j] = true
+			} else if pat[j] == in[i] {
+				nr[j+1] = true
+			}
+		}
+		reach = nr
+		closeStars()
+		if reach[len(pat)] && !p.Anchored {
+			return true
+		}
+	}
+	return reach[len(pat)]
+}
+
+// bruteBest is the oracle for Set.Match.
+func bruteBest(ps []Pattern, in string) int {
+	best := NoMatch
+	for i, p := range ps {
+		if bruteMatch(p, in) && (best == NoMatch || p.Priority > ps[best].Priority) {
+			best = i
+		}
+	}
+	return best
+}
+
+func randPattern(r *rand.Rand, alphabet string, maxLen int) Pattern {
+	n := r.Intn(maxLen + 1)
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if r.Intn(4) == 0 {
+			b.WriteByte('*')
+		} else {
+			b.WriteByte(alphabet[r.Intn(len(alphabet))])
+		}
+	}
+	return Pattern{Bytes: b.String(), Anchored: r.Intn(3) == 0, Priority: uint64(r.Intn(8))}
+}
+
+func randInput(r *rand.Rand, alphabet string, maxLen int) string {
+	n := r.Intn(maxLen + 1)
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[r.Intn(len(alphabet))]
+	}
+	return string(b)
+}
+
+func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
+	t.Helper()
+	want := bruteBest(ps, in)
+	if got := set.Match(in); got != want {
+		t.Fatalf("Match(%q) = %d, want %d\npatterns: %#v\n%s", in, got, want, ps, set)
+	}
+	if got := set.MatchBytes([]byte(in)); got != want {
+		t.Fatalf("MatchBytes(%q) = %d, want %d\npatterns: %#v", in, got, want, ps)
+	}
+	// The same input written in chunks of every size.
+	for size := 1; size <= 3; size++ {
+		sc := set.Scanner()
+		for i := 0; i < len(in); i += size {
+			sc.Write([]byte(in[i:min(i+size, len(in))]))
+		}
+		if got := sc.Match(); got != want {
+			t.Fatalf("Scanner(chunk %d) on %q = %d, want %d\npatterns: %#v", size, in, got, want, ps)
+		}
+	}
+}
+
+func TestMatch_RandomAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for iter := 0; iter < 3000; iter++ {
+		ps := make([]Pattern, 1+r.Intn(6))
+		for i := range ps {
+			ps[i] = randPattern(r, "ab/", 6)
+		}
+		budget := 0
+		if iter%3 == 0 {
+			budget = 1 + r.Intn(6) // force splitting
+		}
+		set := Compile(ps, Options{StateBudget: budget})
+		for k := 0; k < 30; k++ {
+			checkAgainstBrute(t, ps, set, randInput(r, "ab/c", 10))
+		}
+	}
+}
+
+func TestMatch_Examples(t *testing.T) {
+	ps := []Pattern{
+		{Bytes: "/", Priority: 1},
+		{Bytes: "/a*b", Priority: 4},
+		{Bytes: "/a", Anchored: true, Priority: 3},
+		{Bytes: "/*.pdf", Anchored: true, Priority: 6},
+		{Bytes: "/fish", Priority: 5},
+		{Bytes: "*", Priority: 0},
+	}
+	set := Compile(ps, Options{})
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", 5},
+		{"/", 0},
+		{"/a", 2},
+		{"/ab", 1},
+		{"/axxxb", 1},
+		{"/axxx", 0},
+		{"/x.pdf", 3},
+		{"/x.pdf?", 0},
+		{"/fish.pdf", 3},
+		{"/fishy", 4},
+		{"x", 5},
+	} {
+		if got := set.Match(tc.in); got != tc.want {
+			t.Errorf("Match(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMatch_Empty(t *testing.T) {
+	set := Compile(nil, Options{})
+	if got := set.Match("/anything"); got != NoMatch {
+		t.Fatalf("empty set matched: %d", got)
+	}
+	sc := set.Scanner()
+	sc.Write([]byte("/x"))
+	if got := sc.Match(); got != NoMatch {
+		t.Fatalf("empty set scanner matched: %d", got)
+	}
+}
+
+func TestMatch_EqualPriorityFirstGivenWins(t *testing.T) {
+	set := Compile([]Pattern{{Bytes: "/a", Priority: 2}, {Bytes: "/", Priority: 2}, {Bytes: "/a", Priority: 2}}, Options{})
+	if got := set.Match("/abc"); got != 0 {
+		t.Fatalf("Match = %d, want 0", got)
+	}
+}
+
+// TestCompile_SplitsPastBudget checks that a set needing more states than the
+// budget is split, stays within the budget per automaton, and still answers
+// exactly.
+func TestCompile_SplitsPastBudget(t *testing.T) {
+	var ps []Pattern
+	for i := 0; i < 40; i++ {
+		// Patterns whose wildcards interleave: subset construction of all of
+		// them at once is exponential in the number of patterns.
+		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x", Priority: uint64(i)})
+	}
+	const budget = 64
+	set := Compile(ps, Options{StateBudget: budget})
+	st := set.Stats()
+	if st.Automata < 2 {
+		t.Fatalf("expected a split, got %d automata", st.Automata)
+	}
+	for i, d := range set.autos {
+		if d.nstates > budget {
+			t.Errorf("automaton %d has %d states, budget %d", i, d.nstates, budget)
+		}
+	}
+	r := rand.New(rand.NewSource(2))
+	for k := 0; k < 2000; k++ {
+		checkAgainstBrute(t, ps, set, "/"+randInput(r, "abcdefghijklmnopqrstx", 12))
+	}
+}
+
+// TestCompile_SinglePatternLinear checks that one pattern with many
+// wildcards and overlapping literals needs states linear in its length.
+func TestCompile_SinglePatternLinear(t *testing.T) {
+	p := "/" + strings.Repeat("*a", 60) + "*b"
+	set := Compile([]Pattern{{Bytes: p, Priority: 1}}, Options{StateBudget: 4})
+	st := set.Stats()
+	if st.Automata != 1 || st.States > 2*len(p)+4 {
+		t.Fatalf("stats %+v for a %d-byte pattern", st, len(p))
+	}
+	in := "/" + strings.Repeat("a", 70) + "b"
+	if set.Match(in) != 0 || set.Match("/"+strings.Repeat("a", 70)) != NoMatch || set.Match("/"+strings.Repeat("a", 59)+"b") != NoMatch {
+		t.Fatalf("wrong answers for %q", p)
+	}
+}
+
+func TestMatch_NoAllocs(t *testing.T) {
+	set := Compile([]Pattern{{Bytes: "/a*b", Priority: 2}, {Bytes: "/a", Priority: 1}, {Bytes: "/*.gif", Anchored: true, Priority: 3}}, Options{})
+	in := "/a/very/long/path/to/a/file.gif"
+	bin := []byte(in)
+	allocs := testing.AllocsPerRun(100, func() {
+		set.Match(in)
+		set.MatchBytes(bin)
+		sc := set.Scanner()
+		sc.Write(bin[:5])
+		sc.Write(bin[5:])
+		sc.Match()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per match", allocs)
+	}
+}
+
+// TestString_Golden checks the printable form of small automata.
+func TestString_Golden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ps   []Pattern
+	}{
+		{"literal", []Pattern{{Bytes: "/a", Priority: 2}, {Bytes: "/", Priority: 1}}},
+		{"wildcard_anchor", []Pattern{{Bytes: "/*.gif", Anchored: true, Priority: 6}, {Bytes: "/a", Priority: 2}}},
+		{"allow_disallow", []Pattern{{Bytes: "/p", Priority: 4}, {Bytes: "/p*x", Priority: 9}, {Bytes: "/p", Anchored: true, Priority: 7}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Compile(tc.ps, Options{}).String()
+			path := filepath.Join("testdata", tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("dump differs (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FuzzMatch compares the automata with the brute-force matcher on small
+// alphabets. The input encodes patterns and a query: parts separated by '\n';
+// the last part is the query; a leading '$' marks an anchored pattern; a byte
+// budget from the first byte forces splitting.
+func FuzzMatch(f *testing.F) {
+	f.Add([]byte("\x00/a*b\n$/a\n/\n/ab"))
+	f.Add([]byte("\x03/*a*a*a\n/*a$\n/aaaa"))
+	f.Add([]byte("\x01*\n$\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 1 || len(data) > 512 {
+			return
+		}
+		budget := int(data[0] % 16)
+		parts := strings.Split(string(data[1:]), "\n")
+		if len(parts) > 32 {
+			return
+		}
+		in := parts[len(parts)-1]
+		var ps []Pattern
+		for i, p := range parts[:len(parts)-1] {
+			anch := strings.HasPrefix(p, "$")
+			if anch {
+				p = p[1:]
+			}
+			ps = append(ps, Pattern{Bytes: p, Anchored: anch, Priority: uint64(len(p)*3 + i%3)})
+		}
+		checkAgainstBrute(t, ps, Compile(ps, Options{StateBudget: budget}), in)
+	})
+}
