@@ -1,16 +1,509 @@
 package compile
 
-// STUB: owned by the normalisation helper, who replaces this file.
+import "strings"
 
-// NormalizePattern returns the rule value p in the canonical form of sem.
-func NormalizePattern(p string, sem Semantics) string { panic("stub") }
+// This file brings rule values and URLs to the one canonical form that the
+// matcher compares byte by byte (SEMANTICS.md section 3).
+//
+// The canonical form is built one input unit at a time. A unit is one byte,
+// or one valid escape "%xy" (three bytes, x and y hex digits). Each unit
+// becomes one to three output bytes; which ones depends only on the unit, on
+// at most two bytes before it and on whether it is the last byte of the input,
+// so the same function serves the allocating form (NormalizePattern,
+// NormalizePath) and the streaming form (NormalizePathInto). The fast path is a
+// scan with a [256]uint8 class table that returns the input itself when no
+// unit changes.
+//
+// Idempotence needs one rule that the sources do not state. An invalid '%'
+// (one not followed by two hex digits) is kept as it is; decoding an escape
+// right after it could turn it into a valid escape ("%%41" would become
+// "%A", and "%%414" would become "%A4", which a second pass would read as
+// the escape %A4). So an escape of a hex digit ('0'-'9', 'A'-'F', 'a'-'f')
+// is not decoded when it directly follows an invalid '%' or an invalid '%'
+// and one hex digit; it keeps its '%' and gets uppercase hex like any other
+// escape that is kept. Pattern and URL follow the same rule, so they still
+// compare equal whenever they are written the same way.
 
-// ExtractPath returns the path + params + query of rawURL (no scheme,
-// authority or fragment) as sem reads URLs.
-func ExtractPath(rawURL string, sem Semantics) string { panic("stub") }
+// Byte classes of the table below. A byte with none of the bits that a mode
+// asks about is copied unchanged.
+const (
+	clHigh       = 1 << iota // 0x80-0xFF: always becomes %HH
+	clPercent                // '%': a unit whose form depends on what follows
+	clStar                   // '*': %2A where it is not a wildcard
+	clDollar                 // '$': %24 where it is not an end anchor
+	clUnreserved             // A-Z a-z 0-9 - . _ ~: an escape of one is decoded
+	clHex                    // 0-9 A-F a-f
+	clLowerHex               // a-f: a hex digit that an escape must not keep
+)
 
-// NormalizePath returns an extracted path in the canonical form of sem.
-func NormalizePath(path string, sem Semantics) string { panic("stub") }
+// class maps every byte to its class bits.
+var class = func() (t [256]uint8) {
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = clHigh
+	}
+	t['%'] = clPercent
+	t['*'] = clStar
+	t['$'] = clDollar
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] |= clUnreserved
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] |= clUnreserved
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] |= clUnreserved | clHex
+	}
+	for _, c := range "-._~" {
+		t[c] |= clUnreserved
+	}
+	for c := 'A'; c <= 'F'; c++ {
+		t[c] |= clHex
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] |= clHex | clLowerHex
+	}
+	return t
+}()
 
-// URLPath is NormalizePath(ExtractPath(rawURL, sem), sem).
-func URLPath(rawURL string, sem Semantics) string { panic("stub") }
+const upperHex = "0123456789ABCDEF"
+
+// mode is one of the three ways the unit function rewrites its input.
+type mode uint8
+
+const (
+	// modeGoogle uppercases the hex of valid escapes and escapes bytes
+	// >= 0x80; it decodes nothing, and '*' and '$' stay: Google's patterns.
+	modeGoogle mode = iota
+	// modePattern is modeGoogle plus decoding of unreserved escapes, and a
+	// '$' that is not the last byte becomes %24: RFC9309 patterns.
+	modePattern
+	// modeLiteral is modePattern with every '*' and '$' escaped: RFC9309
+	// and Koster1996 URL paths, and Koster1996 patterns (which have no
+	// wildcards).
+	modeLiteral
+)
+
+// rewriteMask returns the class bits that make a byte need a closer look in m.
+func (m mode) rewriteMask() uint8 {
+	switch m {
+	case modePattern:
+		return clHigh | clPercent | clDollar
+	case modeLiteral:
+		return clHigh | clPercent | clStar | clDollar
+	}
+	return clHigh | clPercent
+}
+
+func patternMode(sem Semantics) mode {
+	switch sem {
+	case Google:
+		return modeGoogle
+	case Koster1996:
+		return modeLiteral
+	}
+	return modePattern
+}
+
+// validEscape reports whether s[i] (a '%') starts a valid escape "%xy".
+func validEscape(s string, i int) bool {
+	return i+2 < len(s) && class[s[i+1]]&clHex != 0 && class[s[i+2]]&clHex != 0
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+// decodes reports whether the valid escape at s[i] is decoded in a mode that
+// decodes: it is the escape of an unreserved byte v, and (the idempotence rule
+// in the file comment) not a hex digit right after an invalid '%' or an
+// invalid '%' and one hex digit. A '%' right before s[i] or two bytes before
+// it with a hex digit between is always an invalid '%': the byte after it is
+// s[i], a '%', not a hex digit, and a '%' is never inside an escape.
+func decodes(s string, i int, v byte) bool {
+	c := class[v]
+	if c&clUnreserved == 0 {
+		return false
+	}
+	if c&clHex == 0 {
+		return true
+	}
+	if i >= 1 && s[i-1] == '%' {
+		return false
+	}
+	return !(i >= 2 && s[i-2] == '%' && class[s[i-1]]&clHex != 0)
+}
+
+// unitChanges reports whether the unit at s[i], a byte of class c with
+// c&m.rewriteMask() != 0, is written differently in m.
+func unitChanges(s string, i int, c uint8, m mode) bool {
+	if c&clPercent == 0 {
+		// clHigh and clStar always change in the modes whose mask has them;
+		// a '$' stays only as the last byte of an RFC9309 pattern.
+		return !(c&clDollar != 0 && m == modePattern && i == len(s)-1)
+	}
+	if !validEscape(s, i) {
+		return false
+	}
+	if class[s[i+1]]&clLowerHex != 0 || class[s[i+2]]&clLowerHex != 0 {
+		return true
+	}
+	return m != modeGoogle && decodes(s, i, unhex(s[i+1])<<4|unhex(s[i+2]))
+}
+
+// firstChange returns the index of the first unit of s that m writes
+// differently, or -1 when m leaves s as it is. It does not allocate.
+func firstChange(s string, m mode) int {
+	mask := m.rewriteMask()
+	for i := 0; i < len(s); i++ {
+		c := class[s[i]]
+		if c&mask != 0 && unitChanges(s, i, c, m) {
+			return i
+		}
+	}
+	return -1
+}
+
+// unit returns the canonical form of the unit at s[i] in m (out[:n]) and the
+// number of input bytes it consumes (1, or 3 for a valid escape).
+func unit(s string, i int, m mode) (out [3]byte, n, width int) {
+	b := s[i]
+	switch c := class[b]; {
+	case c&m.rewriteMask() == 0:
+		out[0] = b
+		return out, 1, 1
+	case c&clPercent != 0:
+		if !validEscape(s, i) {
+			out[0] = '%'
+			return out, 1, 1
+		}
+		v := unhex(s[i+1])<<4 | unhex(s[i+2])
+		if m != modeGoogle && decodes(s, i, v) {
+			out[0] = v
+			return out, 1, 3
+		}
+		b = v
+	case c&clDollar != 0 && m == modePattern && i == len(s)-1:
+		out[0] = b
+		return out, 1, 1
+	}
+	out[0], out[1], out[2] = '%', upperHex[b>>4], upperHex[b&15]
+	if class[s[i]]&clPercent != 0 {
+		return out, 3, 3
+	}
+	return out, 3, 1
+}
+
+// normalize returns s in the canonical form of m: s itself (no allocation)
+// when no unit changes, otherwise a new string built with one allocation.
+// prefix, if non-empty, is written before the result (used to put the '/'
+// in front of an extracted path in the same allocation).
+func normalize(prefix, s string, m mode) string {
+	first := firstChange(s, m)
+	if first < 0 {
+		if prefix == "" {
+			return s
+		}
+		return prefix + s
+	}
+	size := len(prefix) + first
+	for i := first; i < len(s); {
+		_, n, w := unit(s, i, m)
+		size += n
+		i += w
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	sb.WriteString(prefix)
+	sb.WriteString(s[:first])
+	mask := m.rewriteMask()
+	for i := first; i < len(s); {
+		// Copy the run of bytes that need no look before the next unit.
+		j := i
+		for j < len(s) && class[s[j]]&mask == 0 {
+			j++
+		}
+		sb.WriteString(s[i:j])
+		if j == len(s) {
+			break
+		}
+		out, n, w := unit(s, j, m)
+		sb.Write(out[:n])
+		i = j + w
+	}
+	return sb.String()
+}
+
+// NormalizePattern returns the rule value p (comment already cut, white
+// space trimmed) in the canonical form of sem that the matcher compares
+// paths with (SEMANTICS.md section 3):
+//
+//   - RFC9309: a valid escape "%xy" of an unreserved byte (A-Z a-z 0-9 - .
+//     _ ~) is decoded; every other valid escape keeps its '%' and gets
+//     uppercase hex ("%2f" -> "%2F"); bytes >= 0x80 become "%HH"; '*' stays
+//     (a wildcard); a '$' that is the last byte stays (the end anchor), any
+//     other '$' becomes "%24"; an invalid '%' (not followed by two hex
+//     digits) stays as it is.
+//   - Google: valid escapes get uppercase hex and are never decoded, bytes
+//     >= 0x80 become "%HH"; '*' and '$' stay (a '$' that is not last is a
+//     literal byte to Google's matcher); an invalid '%' stays.
+//   - Koster1996: as RFC9309, but every '*' becomes "%2A" and every '$'
+//     becomes "%24": the 1996 draft has no wildcards, and a URL's '*' and '$'
+//     are escaped the same way by NormalizePath.
+//
+// An escape of a hex digit is not decoded right after an invalid '%' (or an
+// invalid '%' and one hex digit), so that decoding never makes a new escape:
+// "%%41" stays "%%41". With that rule NormalizePattern is idempotent for
+// every input and semantics.
+//
+// NormalizePattern returns p itself, without allocating, when p is already
+// canonical; otherwise it allocates the result once. It runs in time linear
+// in len(p).
+func NormalizePattern(p string, sem Semantics) string {
+	return normalize("", p, patternMode(sem))
+}
+
+// PathSpan returns the part of rawURL that rules are matched against, path +
+// ";params" + "?query", without allocating: the path is "/"+path when slash
+// is true, and path itself otherwise. slash is true exactly when path does
+// not start with '/' (also when path is empty, which stands for "/").
+// rawURL is read as it is: no white space is trimmed, nothing is decoded and
+// nothing is validated.
+//
+// RFC9309 and Koster1996 read rawURL as an RFC 3986 URI reference:
+//
+//   - A reference that starts with '/' but not "//" is a bare path, used as it
+//     is up to the first '#'.
+//   - A scheme is ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) followed by ':'
+//     at the very start (any case: "HTTP://" has one). Like RFC 3986, this
+//     reads "localhost:8080/x" as the scheme "localhost" and the path
+//     "8080/x".
+//   - After "scheme:" or at the start, "//" begins an authority, which ends
+//     at the first '/', '?' or '#' and is skipped whole: userinfo
+//     ("u:p@"), ports, IPv6 literals ("[::1]:8080") and IDN hosts are all
+//     inside it. "//host/p" (a network-path reference) is read that way too.
+//   - A scheme without "//" (mailto:, urn:, data:) has no authority: the rest
+//     up to '#' is the path, so "mailto:a@b" gives "/a@b" (slash true).
+//   - Anything else ("foo/bar", "?x", ";x", "") is a relative reference whose
+//     text up to '#' is the path, with a '/' put in front: "foo/bar" gives
+//     "/foo/bar".
+//   - "#fragment" is dropped; an empty path is "/", so "http://a.com?x" is
+//     "/?x" and "http://a.com#x/y" is "/".
+//
+// Google follows Google's robots.cc GetPathParamsQuery exactly: a leading
+// "//" is skipped; there is a scheme only if "://" comes before any '/', '?'
+// or ';'; the path starts at the first '/', '?' or ';' after the scheme (with
+// no scheme the first segment is taken as the host: "a/b" gives "/b", but
+// "/a" gives "/a" and "//a/b" gives "/b"); a '#' before that start gives "/";
+// the path ends at '#'; a path that starts with '?' or ';' gets a '/' in
+// front; no path gives "/".
+func PathSpan(rawURL string, sem Semantics) (slash bool, path string) {
+	if sem == Google {
+		path = googlePath(rawURL)
+	} else {
+		path = uriPath(rawURL)
+	}
+	return path == "" || path[0] != '/', path
+}
+
+// uriPath is PathSpan's path for RFC9309 and Koster1996.
+func uriPath(u string) string {
+	rest := u
+	switch {
+	case len(u) > 0 && u[0] == '/' && (len(u) == 1 || u[1] != '/'):
+		// A bare path.
+	case strings.HasPrefix(u, "//"):
+		rest = skipAuthority(u[2:])
+	default:
+		if n := schemeLen(u); n > 0 {
+			rest = u[n+1:]
+			if strings.HasPrefix(rest, "//") {
+				rest = skipAuthority(rest[2:])
+			}
+		}
+	}
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// schemeLen returns the length of the RFC 3986 scheme at the start of u (the
+// ':' that ends it is at u[n]), or 0 when u does not start with one.
+func schemeLen(u string) int {
+	if len(u) == 0 || !isAlpha(u[0]) {
+		return 0
+	}
+	for i := 1; i < len(u); i++ {
+		switch c := u[i]; {
+		case c == ':':
+			return i
+		case isAlpha(c) || '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.':
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// skipAuthority returns s (the text after "//") from the end of the
+// authority: the first '/', '?' or '#', or "" when there is none.
+func skipAuthority(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == '#' {
+			return s[i:]
+		}
+	}
+	return ""
+}
+
+// googlePath is PathSpan's path for Google: Google's GetPathParamsQuery
+// without the '/' it puts in front of a path that starts with '?' or ';'.
+func googlePath(u string) string {
+	start := 0
+	if strings.HasPrefix(u, "//") {
+		start = 2
+	}
+	early := indexPathStart(u, start)
+	from := start
+	if p := strings.Index(u[start:], "://"); p >= 0 && (early < 0 || start+p <= early) {
+		// "://" begins before any '/', '?' or ';' ("://" itself starts
+		// with '/', so early can equal its position, never precede it).
+		from = start + p + 3
+	}
+	ps := indexPathStart(u, from)
+	if ps < 0 {
+		return ""
+	}
+	end := len(u)
+	if h := strings.IndexByte(u[start:], '#'); h >= 0 {
+		if start+h < ps {
+			return ""
+		}
+		end = start + h
+	}
+	return u[ps:end]
+}
+
+// indexPathStart returns the index of the first '/', '?' or ';' in u at or
+// after from, or -1.
+func indexPathStart(u string, from int) int {
+	for i := from; i < len(u); i++ {
+		if c := u[i]; c == '/' || c == '?' || c == ';' {
+			return i
+		}
+	}
+	return -1
+}
+
+// ExtractPath returns the path + ";params" + "?query" of rawURL as sem reads
+// URLs (see PathSpan for every rule): always a string that starts with '/'.
+// It allocates only when a '/' must be put in front of a non-empty path;
+// for an empty path it returns the constant "/".
+func ExtractPath(rawURL string, sem Semantics) string {
+	slash, p := PathSpan(rawURL, sem)
+	switch {
+	case !slash:
+		return p
+	case p == "":
+		return "/"
+	}
+	return "/" + p
+}
+
+// NormalizePath returns an extracted path (see ExtractPath) in the canonical
+// form of sem that NormalizePattern's patterns are compared with:
+//
+//   - RFC9309 and Koster1996: the percent rules of patterns (an escape of an
+//     unreserved byte is decoded, other valid escapes get uppercase hex,
+//     bytes >= 0x80 become "%HH", an invalid '%' stays), and every literal
+//     '*' becomes "%2A" and every '$' "%24", so that "Disallow: /a-%2A"
+//     matches "/a-*". "/%7Ejoe" and "/~joe" give the same path, "/a%2Fb"
+//     and "/a/b" do not. Reserved bytes written literally (":" or "/" in a
+//     query) stay literal: which of them are data cannot be known.
+//   - Google: path is returned exactly as given.
+//
+// It is idempotent, returns path itself without allocating when nothing
+// changes, allocates the result once otherwise, and runs in linear time.
+func NormalizePath(path string, sem Semantics) string {
+	if sem == Google {
+		return path
+	}
+	return normalize("", path, modeLiteral)
+}
+
+// PathNeedsNormalizing reports whether NormalizePath(path, sem) differs from
+// path. It scans path once and does not allocate.
+func PathNeedsNormalizing(path string, sem Semantics) bool {
+	return sem != Google && firstChange(path, modeLiteral) >= 0
+}
+
+// NormalizePathInto is the streaming form of NormalizePath, for callers that
+// must not allocate. It writes the canonical form of path[from:] into dst,
+// unit by unit (a unit is one byte, or one three-byte escape "%xy"), stops
+// before the first unit whose output does not fit, and returns the number of
+// bytes written and the index in path where it stopped (len(path) when it is
+// done). Writing chunks from from = 0, then from = next, until next ==
+// len(path), and concatenating them gives NormalizePath(path, sem).
+//
+// from must be 0 or a next returned by an earlier call on the same path: the
+// whole path is passed because a unit's form can depend on the two bytes
+// before it. len(dst) must be at least 3, the longest output of one unit;
+// with a shorter dst a call may make no progress. It does not allocate.
+func NormalizePathInto(dst []byte, path string, from int, sem Semantics) (n, next int) {
+	if sem == Google {
+		n = copy(dst, path[from:])
+		return n, from + n
+	}
+	const m = modeLiteral
+	mask := m.rewriteMask()
+	i := from
+	for i < len(path) {
+		c := class[path[i]]
+		if c&mask == 0 {
+			if n == len(dst) {
+				break
+			}
+			dst[n] = path[i]
+			n++
+			i++
+			continue
+		}
+		out, k, w := unit(path, i, m)
+		if n+k > len(dst) {
+			break
+		}
+		copy(dst[n:], out[:k])
+		n += k
+		i += w
+	}
+	return n, i
+}
+
+// URLPath returns NormalizePath(ExtractPath(rawURL, sem), sem): the path of
+// rawURL in the form that the patterns of sem are compared with. It
+// allocates at most once, and not at all when the extracted path starts with
+// '/' and is already canonical.
+func URLPath(rawURL string, sem Semantics) string {
+	slash, p := PathSpan(rawURL, sem)
+	if slash && p == "" {
+		return "/"
+	}
+	prefix := ""
+	if slash {
+		prefix = "/"
+	}
+	if sem == Google {
+		return prefix + p
+	}
+	// The '/' in front cannot change how p's units are written: a unit
+	// looks back only at bytes of p that precede it.
+	return normalize(prefix, p, modeLiteral)
+}

@@ -1,9 +1,18 @@
 package compile
 
-// STUB: owned by the parser helper, who replaces this file.
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // Handler receives each line of a robots.txt as Scan reads it. Parse is one
 // Handler (it builds a File); a linter is another.
+//
+// Scan calls the methods in line order. The diagnostics Scan finds on a line
+// are reported before the directive of that line, so a Handler that appends
+// diagnostics keeps them sorted by line. Every string passed to a Handler is
+// a substring of one private copy of the body: it may be kept without copying.
 type Handler interface {
 	UserAgent(line int, value string)
 	Rule(line int, kind RuleKind, value string) // value trimmed, comment cut; may be empty
@@ -15,20 +24,683 @@ type Handler interface {
 
 // ScanResult summarises a Scan.
 type ScanResult struct {
-	Size      int
-	Truncated bool
-	Lines     int
+	Size      int  // bytes read, at most Options.EffectiveMaxFileSize
+	Truncated bool // the body was longer than the size limit
+	Lines     int  // lines read; a last line without a line end counts, an empty tail after the last line end does not
 }
 
-// Scan reads body line by line and reports every line to h. It never fails.
-func Scan(body []byte, opts Options, h Handler) ScanResult { panic("stub") }
+// maxDiagText is the number of bytes of a line kept in Diagnostic.Text. A
+// diagnostic is for a reader: 256 bytes show the start of any sensible line,
+// while a 16 KB line of minified HTML would drown the report.
+const maxDiagText = 256
 
-// Parse reads a robots.txt body into a File. It never fails and never panics.
-func Parse(body []byte, opts Options) *File { panic("stub") }
+// Messages of the diagnostics Scan reports: fixed strings, so that a file
+// full of garbage costs no formatting.
+var (
+	msgLineTooLong   = "line longer than " + strconv.Itoa(MaxLineLength) + " bytes: the rest of it was ignored"
+	msgNUL           = "NUL byte: the rest of the line was ignored (binary or UTF-16 file?)"
+	msgNotUTF8       = "line is not valid UTF-8"
+	msgHTML          = "line looks like HTML: the server probably sent a web page, not a robots.txt"
+	msgNoKey         = "nothing before the colon: not a directive"
+	msgOneWord       = "no colon: not a directive"
+	msgManyWords     = "no colon and more than two words: not a directive"
+	msgMissingColon  = "no colon: read as \"key value\""
+	msgUnknownKey    = "unknown key: kept as an extension, never a rule"
+	msgTypoUserAgent = "key read as user-agent"
+	msgTypoAllow     = "key read as allow"
+	msgTypoDisallow  = "key read as disallow"
+	msgTypoSitemap   = "key read as sitemap"
+)
 
-// Select returns the merged rules that apply to a crawler with the given
-// product tokens.
-func (f *File) Select(tokens ...string) Selection { panic("stub") }
+// directive is what a key is recognised as.
+type directive uint8
+
+const (
+	dirOther directive = iota // an extension or unknown key
+	dirUserAgent
+	dirAllow
+	dirDisallow
+	dirSitemap
+)
+
+// keyword is a key prefix that names a directive.
+type keyword struct {
+	prefix    string // lower case
+	dir       directive
+	canonical bool // the key itself, not a typo
+}
+
+// keywords are the key prefixes Google's library accepts, with its typos, in
+// the order it tests them. A key is recognised when it starts with a prefix,
+// ignoring case ("disallowed" is disallow); it is a typo unless it is exactly
+// a canonical prefix.
+var keywords = [...]keyword{
+	{"user-agent", dirUserAgent, true},
+	{"useragent", dirUserAgent, false},
+	{"user agent", dirUserAgent, false},
+	{"allow", dirAllow, true},
+	{"disallow", dirDisallow, true},
+	{"dissallow", dirDisallow, false},
+	{"dissalow", dirDisallow, false},
+	{"disalow", dirDisallow, false},
+	{"diasllow", dirDisallow, false},
+	{"disallaw", dirDisallow, false},
+	{"sitemap", dirSitemap, true},
+	{"site-map", dirSitemap, false},
+}
+
+// keywordsByLetter holds the keywords by their first letter ('a' is 0), so
+// that a key is compared with at most the six that could match.
+var keywordsByLetter = func() (t [26][]keyword) {
+	for _, k := range keywords {
+		i := k.prefix[0] - 'a'
+		t[i] = append(t[i], k)
+	}
+	return t
+}()
+
+// knownExtensions are the extension keys with a well-known meaning. They are
+// not reported as unknown, and their lower-case key costs no allocation.
+var knownExtensions = [...]string{
+	"crawl-delay", "request-rate", "visit-time", "host", "clean-param",
+	"noindex", "noarchive", "nofollow", "content-signal", "content-usage",
+}
+
+// classifyKey returns the directive key stands for and whether key is a
+// typo (or an extension) of the canonical key rather than the key itself.
+func classifyKey(key string) (dir directive, typo bool) {
+	switch key { // the usual spellings, compared in a few instructions
+	case "Disallow", "disallow", "DISALLOW":
+		return dirDisallow, false
+	case "Allow", "allow", "ALLOW":
+		return dirAllow, false
+	case "User-agent", "user-agent", "User-Agent", "USER-AGENT":
+		return dirUserAgent, false
+	case "Sitemap", "sitemap", "SITEMAP", "SiteMap":
+		return dirSitemap, false
+	}
+	c := key[0] | 0x20 // ASCII lower case for letters
+	if c < 'a' || c > 'z' {
+		return dirOther, false
+	}
+	for _, k := range keywordsByLetter[c-'a'] {
+		if hasPrefixFold(key, k.prefix) {
+			return k.dir, !k.canonical || len(key) != len(k.prefix)
+		}
+	}
+	return dirOther, false
+}
+
+// extensionKey returns key in lower case and whether it is a well-known
+// extension. It allocates only for unknown keys with upper-case letters.
+func extensionKey(key string) (string, bool) {
+	for _, k := range knownExtensions {
+		if len(k) == len(key) && hasPrefixFold(key, k) {
+			return k, true
+		}
+	}
+	return asciiLower(key), false
+}
+
+// hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
+// prefix must be lower case and made of letters, '-' and ' '.
+//
+// It compares s[i]|0x20 with prefix[i]: for a letter that is exactly "the
+// same letter in either case"; for '-' (0x2D) it also accepts CR (0x0D) and
+// for ' ' (0x20) NUL, neither of which can be in a key (CR ends a line and
+// NUL ends its content).
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if s[i]|0x20 != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiLower returns s with ASCII upper-case letters lowered; other bytes,
+// also invalid UTF-8, are kept as they are. It returns s itself when there is
+// nothing to lower.
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && !('A' <= s[i] && s[i] <= 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if 'A' <= b[i] && b[i] <= 'Z' {
+			b[i] += 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
+
+// hasAngle reports whether s has a '<' or a '>'.
+func hasAngle(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '<' || s[i] == '>' {
+			return true
+		}
+	}
+	return false
+}
+
+// indexSpace returns the index of the first space or tab in s, or -1.
+func indexSpace(s string) int {
+	for i := 0; i < len(s); i++ {
+		if isSpace(s[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func trimLeft(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	return s
+}
+
+func trimRight(s string) string {
+	for len(s) > 0 && isSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// cutText returns the start of line for Diagnostic.Text: at most maxDiagText
+// bytes, not cutting a UTF-8 sequence in two.
+func cutText(line string) string {
+	if len(line) <= maxDiagText {
+		return line
+	}
+	n := maxDiagText
+	for k := 0; k < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(line[n]); k++ {
+		n--
+	}
+	return line[:n]
+}
+
+// bom is the UTF-8 byte-order mark.
+const bom = "\xEF\xBB\xBF"
+
+// bomLen returns the length of the byte-order mark at the start of s: 3, or
+// 1 or 2 for a truncated mark (as Google's library skips it), or 0.
+func bomLen(s string) int {
+	n := 0
+	for n < len(bom) && n < len(s) && s[n] == bom[n] {
+		n++
+	}
+	return n
+}
+
+// Scan reads body line by line and reports every line to h (SEMANTICS.md
+// section 1). Only the first opts.EffectiveMaxFileSize() bytes are read.
+//
+// Scan never fails and never panics: a line that is not fully understood is
+// reported as a Diagnostic and skipped or read as best it can. It runs in
+// time linear in the bytes read and allocates one copy of them (plus the
+// lower-cased keys of unknown extensions that have upper-case letters).
+func Scan(body []byte, opts Options, h Handler) ScanResult {
+	limit := opts.EffectiveMaxFileSize()
+	n := len(body)
+	truncated := n > limit
+	if truncated {
+		n = limit
+	}
+	s := string(body[:n]) // the one copy every value is a substring of
+	sc := scanner{h: h}
+	return sc.scan(s, truncated)
+}
+
+// scanner holds what Scan knows about the whole body, so that per-line work
+// is skipped when the body has no CR, no NUL and is valid UTF-8 (the usual
+// case).
+type scanner struct {
+	h         Handler
+	s         string // the body
+	nextHash  int    // the index of the next '#' in s, or len(s)
+	hasNUL    bool
+	checkUTF8 bool
+	content   string // the line being read, cut to MaxLineLength and at a NUL
+}
+
+func (sc *scanner) scan(s string, truncated bool) ScanResult {
+	sc.s, sc.nextHash = s, -1
+	sc.hasNUL = strings.IndexByte(s, 0) >= 0
+	sc.checkUTF8 = !utf8.ValidString(s)
+	hasCR := strings.IndexByte(s, '\r') >= 0
+
+	// nextLF and nextCR are the positions of the next LF and CR at or after
+	// i (len(s) if none). They are searched again only once i has passed
+	// them, so a file of lone CRs is still scanned in linear time.
+	i := bomLen(s)
+	nextLF, nextCR := -1, -1
+	if !hasCR {
+		nextCR = len(s)
+	}
+	lines := 0
+	terminated := true // the last line read ended with a line end
+	for i < len(s) {
+		if nextLF < i {
+			nextLF = indexFrom(s, i, '\n')
+		}
+		if nextCR < i {
+			nextCR = indexFrom(s, i, '\r')
+		}
+		end := min(nextLF, nextCR)
+		next := end + 1
+		switch {
+		case end == len(s):
+			next = end
+			terminated = false
+		case end == nextCR && next < len(s) && s[next] == '\n':
+			next++ // CR LF
+		}
+		lines++
+		sc.line(lines, i, end)
+		i = next
+	}
+	if truncated {
+		at := lines
+		if terminated {
+			at++
+		}
+		sc.h.Diagnostic(Diagnostic{
+			Line:    at,
+			Kind:    DiagTruncated,
+			Message: "file longer than " + strconv.Itoa(len(s)) + " bytes: the rest was ignored",
+		})
+	}
+	return ScanResult{Size: len(s), Truncated: truncated, Lines: lines}
+}
+
+// indexFrom returns the index of c in s at or after i, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+func (sc *scanner) diag(line int, kind DiagKind, text, msg string) {
+	sc.h.Diagnostic(Diagnostic{Line: line, Kind: kind, Text: cutText(text), Message: msg})
+}
+
+// line reads the line s[start:end] (without its line end) and reports it.
+func (sc *scanner) line(num, start, end int) {
+	content := sc.s[start:end]
+	if len(content) > MaxLineLength {
+		content = content[:MaxLineLength]
+		sc.diag(num, DiagLineTooLong, content, msgLineTooLong)
+	}
+	cut := false // the content was cut at a NUL
+	if sc.hasNUL {
+		if k := strings.IndexByte(content, 0); k >= 0 {
+			content = content[:k]
+			cut = true
+			sc.diag(num, DiagNotUTF8, content, msgNUL)
+		}
+	}
+	sc.content = content
+	if sc.checkUTF8 && !utf8.ValidString(content) {
+		sc.diag(num, DiagNotUTF8, content, msgNotUTF8)
+	}
+
+	// The next '#' is searched in the whole body and remembered: most
+	// lines have none, and one search that jumps many lines is cheaper
+	// than a search per line.
+	if sc.nextHash < start {
+		sc.nextHash = indexFrom(sc.s, start, '#')
+	}
+	text := content
+	comment := false
+	if k := sc.nextHash - start; k < len(content) {
+		text = text[:k]
+		comment = true
+	}
+	text = trimRight(trimLeft(text))
+	if text == "" {
+		if !comment && !cut { // only spaces and tabs
+
+			sc.h.Blank(num)
+		}
+		return
+	}
+	if text[0] == '<' {
+		sc.diag(num, DiagHTML, content, msgHTML)
+		return
+	}
+
+	// key : value, split at the first colon; or "key value" without one.
+	var key, value string
+	missingColon := false
+	if c := strings.IndexByte(text, ':'); c >= 0 {
+		key, value = trimRight(text[:c]), trimLeft(text[c+1:])
+		if key == "" {
+			sc.diag(num, DiagMissingColon, content, msgNoKey)
+			return
+		}
+	} else {
+		sp := indexSpace(text)
+		if sp < 0 {
+			sc.diag(num, DiagMissingColon, content, msgOneWord)
+			return
+		}
+		key, value = text[:sp], trimLeft(text[sp:])
+		if indexSpace(value) >= 0 {
+			sc.diag(num, DiagMissingColon, content, msgManyWords)
+			return
+		}
+		missingColon = true
+	}
+	dir, typo := classifyKey(key)
+	if (dir == dirOther || typo) && hasAngle(key) { // a canonical key has none
+		sc.diag(num, DiagHTML, content, msgHTML)
+		return
+	}
+	if missingColon {
+		sc.diag(num, DiagMissingColon, content, msgMissingColon)
+	}
+	if typo {
+		sc.diag(num, DiagTypo, content, typoMessage(dir))
+	}
+	switch dir {
+	case dirUserAgent:
+		sc.h.UserAgent(num, value)
+	case dirAllow:
+		sc.h.Rule(num, Allow, value)
+	case dirDisallow:
+		sc.h.Rule(num, Disallow, value)
+	case dirSitemap:
+		sc.h.Sitemap(num, value)
+	default:
+		k, known := extensionKey(key)
+		if !known {
+			sc.diag(num, DiagUnknownKey, content, msgUnknownKey)
+		}
+		sc.h.Extension(num, k, value)
+	}
+}
+
+func typoMessage(d directive) string {
+	switch d {
+	case dirUserAgent:
+		return msgTypoUserAgent
+	case dirAllow:
+		return msgTypoAllow
+	case dirDisallow:
+		return msgTypoDisallow
+	}
+	return msgTypoSitemap
+}
+
+// Parse reads a robots.txt body into a File, grouping lines as SEMANTICS.md
+// sections 2 and 6 say for opts.Semantics. It never fails and never panics;
+// what it cannot read is reported in File.Diagnostics, sorted by line.
+//
+// Parse runs in time linear in the bytes read. Every string in the File is a
+// substring of one copy of the body, so a rule costs no allocation unless its
+// pattern needs normalising.
+func Parse(body []byte, opts Options) *File {
+	limit := opts.EffectiveMaxFileSize()
+	n := min(len(body), limit)
+	s := string(body[:n]) // the one copy every value is a substring of
+	b := builder{f: &File{Semantics: opts.Semantics}, sem: opts.Semantics}
+	b.sc = scanner{h: &b}
+	// Most lines of a robots.txt are rules: room for one rule per line
+	// saves growing the slice. A rule line has at least minRuleLine bytes,
+	// which bounds the estimate for files of many short lines.
+	const minRuleLine = 8 // "allow:x\n"
+	b.rules = make([]Rule, 0, min(strings.Count(s, "\n")+1, n/minRuleLine+1))
+	res := b.sc.scan(s, len(body) > limit)
+	b.closeGroup()
+	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
+	return b.f
+}
+
+// builder is the Handler Parse uses to build a File.
+//
+// The agents, rules and extensions of all groups are appended to three
+// slices; a group takes its part of each when it is closed. Groups never
+// interleave, so this costs a logarithmic number of allocations in all, and
+// appendPart copies no closed group's part.
+type builder struct {
+	f   *File
+	sem Semantics
+	sc  scanner // for the text of the line being read
+
+	open     bool // a group is open: rules and extensions go to it
+	sawRule  bool // a rule line (allow or disallow) came since the last user-agent line
+	sawAgent bool // a user-agent line came before
+
+	agents []Agent
+	rules  []Rule
+	exts   []Extension
+	// The open group is agents[agent0:], rules[rule0:], exts[ext0:].
+	agent0, rule0, ext0 int
+}
+
+// part returns s[from:] with its capacity cut, so that appending to it never
+// writes into another group's part, or nil when it is empty.
+func part[T any](s []T, from int) []T {
+	if from == len(s) {
+		return nil
+	}
+	return s[from:len(s):len(s)]
+}
+
+// appendPart appends v to s, whose open group's part starts at *from. When
+// s is full it moves only that part to a new array twice as large, so the
+// parts of closed groups are never copied again.
+func appendPart[T any](s []T, from *int, v T) []T {
+	if len(s) == cap(s) {
+		grown := make([]T, len(s)-*from, max(2*cap(s), 8))
+		copy(grown, s[*from:])
+		s, *from = grown, 0
+	}
+	return append(s, v)
+}
+
+func (b *builder) closeGroup() {
+	if !b.open {
+		return
+	}
+	b.f.Groups = append(b.f.Groups, Group{
+		Agents:     part(b.agents, b.agent0),
+		Rules:      part(b.rules, b.rule0),
+		Extensions: part(b.exts, b.ext0),
+	})
+	b.agent0, b.rule0, b.ext0 = len(b.agents), len(b.rules), len(b.exts)
+	b.open = false
+}
+
+func (b *builder) diag(line int, kind DiagKind, msg string) {
+	b.f.Diagnostics = append(b.f.Diagnostics, Diagnostic{Line: line, Kind: kind, Text: cutText(b.sc.content), Message: msg})
+}
+
+func (b *builder) UserAgent(line int, value string) {
+	if !b.open || b.sawRule {
+		b.closeGroup()
+		b.open = true
+		b.sawRule = false
+	}
+	b.sawAgent = true
+	name := AgentName(value)
+	switch {
+	case value == "":
+		b.diag(line, DiagInvalidValue, "empty user-agent: it matches no crawler")
+	case name == "":
+		b.diag(line, DiagInvalidValue, "user-agent names no product token ([A-Za-z_-]+ or *): it matches no crawler")
+	}
+	b.agents = appendPart(b.agents, &b.agent0, Agent{Name: name, Value: value, Line: line})
+}
+
+func (b *builder) Rule(line int, kind RuleKind, value string) {
+	if !b.open {
+		b.diag(line, DiagRuleOutsideGroup, kind.String()+b.outside()+": ignored")
+		return
+	}
+	b.sawRule = true
+	if value == "" {
+		return // allows nothing and disallows nothing, but ends the user-agent lines
+	}
+	b.rules = appendPart(b.rules, &b.rule0, Rule{Kind: kind, Pattern: NormalizePattern(value, b.sem), Value: value, Line: line})
+}
+
+// outside says why a line is outside every group.
+func (b *builder) outside() string {
+	if b.sawAgent {
+		return " after a blank line ended the record (Koster 1996)"
+	}
+	return " before any user-agent line"
+}
+
+func (b *builder) Sitemap(line int, value string) {
+	b.f.Sitemaps = append(b.f.Sitemaps, Sitemap{URL: value, Line: line})
+}
+
+func (b *builder) Extension(line int, key, value string) {
+	if key == "crawl-delay" {
+		if _, ok := ParseCrawlDelay(value); !ok {
+			b.diag(line, DiagInvalidValue, "crawl-delay is not a number of seconds")
+		}
+	}
+	if !b.open {
+		b.diag(line, DiagRuleOutsideGroup, key+b.outside()+": it belongs to no group")
+		return
+	}
+	b.exts = appendPart(b.exts, &b.ext0, Extension{Key: key, Value: value, Line: line})
+}
+
+// Blank ends the record in Koster1996 (a blank line separates records in
+// the 1996 draft). A record that has user-agent lines but no rule and no
+// extension yet is dropped, as Python's urllib.robotparser drops it.
+func (b *builder) Blank(line int) {
+	if b.sem != Koster1996 || !b.open {
+		return
+	}
+	if !b.sawRule && len(b.exts) == b.ext0 {
+		first := b.agents[b.agent0].Line
+		b.agents = b.agents[:b.agent0]
+		b.open = false
+		b.diag(line, DiagRuleOutsideGroup,
+			"blank line ends the record of the user-agent line "+strconv.Itoa(first)+" before any rule: the record is dropped (Koster 1996)")
+		return
+	}
+	b.closeGroup()
+}
+
+func (b *builder) Diagnostic(d Diagnostic) {
+	b.f.Diagnostics = append(b.f.Diagnostics, d)
+}
+
+// AgentName returns the product token a user-agent value names (SEMANTICS.md
+// section 2): "*" for "*" alone or followed by white space, else the leading
+// run of [A-Za-z_-] ("Googlebot/2.1" names "Googlebot"), possibly "". The
+// result is a substring of value.
+func AgentName(value string) string {
+	if value != "" && value[0] == '*' {
+		if len(value) == 1 || isSpace(value[1]) {
+			return "*"
+		}
+		return ""
+	}
+	n := 0
+	for n < len(value) && isTokenByte(value[n]) {
+		n++
+	}
+	return value[:n]
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'
+}
 
 // ValidToken reports whether tok is a product token: one or more of [A-Za-z_-].
-func ValidToken(tok string) bool { panic("stub") }
+func ValidToken(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if !isTokenByte(tok[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Select returns the merged rules that apply to a crawler with the given
+// product tokens (SEMANTICS.md section 2): every group with an agent whose
+// name equals one of the valid tokens, ignoring case, is selected
+// (MatchSpecific); if there is none, every "*" group (MatchGlobal); if there
+// is none either, nothing (MatchNone: everything allowed). Tokens that are
+// not valid product tokens match no specific group.
+//
+// Rules and Extensions are in file order. They may share memory with f and
+// must not be modified. Select is safe for concurrent use.
+func (f *File) Select(tokens ...string) Selection {
+	var sel Selection
+	for i := range f.Groups {
+		if groupNames(&f.Groups[i], tokens) {
+			sel.Groups = append(sel.Groups, i)
+		}
+	}
+	sel.Match = MatchSpecific
+	if sel.Groups == nil {
+		for i := range f.Groups {
+			if groupIsGlobal(&f.Groups[i]) {
+				sel.Groups = append(sel.Groups, i)
+			}
+		}
+		sel.Match = MatchGlobal
+	}
+	switch len(sel.Groups) {
+	case 0:
+		sel.Match = MatchNone
+	case 1:
+		g := &f.Groups[sel.Groups[0]]
+		sel.Rules, sel.Extensions = g.Rules, g.Extensions
+	default:
+		// Groups never interleave: concatenating them in group order is
+		// file order.
+		for _, i := range sel.Groups {
+			sel.Rules = append(sel.Rules, f.Groups[i].Rules...)
+			sel.Extensions = append(sel.Extensions, f.Groups[i].Extensions...)
+		}
+	}
+	return sel
+}
+
+// groupNames reports whether g has an agent named by one of the valid tokens.
+func groupNames(g *Group, tokens []string) bool {
+	for _, a := range g.Agents {
+		if a.Name == "" || a.Name == "*" {
+			continue
+		}
+		for _, t := range tokens {
+			if len(t) == len(a.Name) && strings.EqualFold(t, a.Name) && ValidToken(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func groupIsGlobal(g *Group) bool {
+	for _, a := range g.Agents {
+		if a.IsGlobal() {
+			return true
+		}
+	}
+	return false
+}

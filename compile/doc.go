@@ -1,0 +1,21 @@
+// Package compile turns the bytes of a robots.txt into plain data: a File of
+// groups (user-agent lines with their allow and disallow rules, each with its
+// line number and its pattern normalised for the chosen Semantics), global
+// sitemaps, extension lines such as crawl-delay, and a diagnostic for every
+// line that was not fully understood. It decides nothing; the packages that
+// match URLs take the rules of File.Select and nothing else.
+//
+// The algorithm: Scan reads at most the size limit (500 KiB by default),
+// skips a leading byte-order mark, splits lines at LF, CR LF or a lone CR,
+// keeps at most MaxLineLength bytes of each and cuts it at a NUL, removes the
+// comment from '#' on and the spaces and tabs around key and value, splits
+// the key from the value at the first colon (or at the white space of a
+// two-word line), recognises the key by case-insensitive prefix with the
+// common typos, and reports each line to a Handler. Parse is the Handler that
+// groups the lines: a user-agent line opens a new group only when a rule line
+// came since the previous user-agent line (and, in Koster1996, after a blank
+// line), rules join the open group, sitemaps are global. Everything is linear
+// in the input, never fails, never panics, and every string of the result is
+// a substring of one copy of the input. SEMANTICS.md sections 1, 2 and 6 are
+// the specification.
+package compile

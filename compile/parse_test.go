@@ -1,0 +1,727 @@
+package compile
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// recorder is a Handler that writes every call as one short line, so that a
+// test of Scan is a list of strings.
+type recorder struct{ events []string }
+
+func (r *recorder) UserAgent(line int, value string) {
+	r.events = append(r.events, fmt.Sprintf("%d user-agent %q", line, value))
+}
+
+func (r *recorder) Rule(line int, kind RuleKind, value string) {
+	r.events = append(r.events, fmt.Sprintf("%d %s %q", line, kind, value))
+}
+
+func (r *recorder) Sitemap(line int, value string) {
+	r.events = append(r.events, fmt.Sprintf("%d sitemap %q", line, value))
+}
+
+func (r *recorder) Extension(line int, key, value string) {
+	r.events = append(r.events, fmt.Sprintf("%d ext %q %q", line, key, value))
+}
+
+func (r *recorder) Blank(line int) { r.events = append(r.events, fmt.Sprintf("%d blank", line)) }
+
+func (r *recorder) Diagnostic(d Diagnostic) {
+	r.events = append(r.events, fmt.Sprintf("%d diag %s", d.Line, d.Kind))
+}
+
+func scanEvents(body string, opts Options) ([]string, ScanResult) {
+	var r recorder
+	res := Scan([]byte(body), opts, &r)
+	return r.events, res
+}
+
+type scanCase struct {
+	name  string
+	body  string
+	want  []string
+	lines int // expected ScanResult.Lines; -1: not checked
+}
+
+func runScanCases(t *testing.T, cases []scanCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, res := scanEvents(tc.body, Options{})
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Scan(%q) events (-want +got):\n%s", tc.body, diff)
+			}
+			if tc.lines >= 0 && res.Lines != tc.lines {
+				t.Errorf("Scan(%q).Lines = %d, want %d", tc.body, res.Lines, tc.lines)
+			}
+		})
+	}
+}
+
+// RFC 9309 section 2.2 (formal syntax: NL = %x0D / %x0A / %x0D.0A) and
+// SEMANTICS.md section 1: lines end at LF, CR LF or a lone CR; a last line
+// without an end counts.
+func TestRFC9309_ScanLineEnds(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"empty", "", nil, 0},
+		{"lf", "user-agent: a\ndisallow: /x\n", []string{`1 user-agent "a"`, `2 disallow "/x"`}, 2},
+		{"crlf", "user-agent: a\r\ndisallow: /x\r\n", []string{`1 user-agent "a"`, `2 disallow "/x"`}, 2},
+		{"lone cr", "user-agent: a\rdisallow: /x\r", []string{`1 user-agent "a"`, `2 disallow "/x"`}, 2},
+		{"mixed", "user-agent: a\rallow: /y\r\ndisallow: /x\nsitemap: s", []string{
+			`1 user-agent "a"`, `2 allow "/y"`, `3 disallow "/x"`, `4 sitemap "s"`}, 4},
+		{"last line without end", "user-agent: a\ndisallow: /x", []string{`1 user-agent "a"`, `2 disallow "/x"`}, 2},
+		{"blank lines", "\n\r\n\r \t\n", []string{"1 blank", "2 blank", "3 blank", "4 blank"}, 4},
+		{"cr cr lf is a blank line between", "a: b\r\r\nc: d", []string{
+			`1 diag unknown-key`, `1 ext "a" "b"`, "2 blank", `3 diag unknown-key`, `3 ext "c" "d"`}, 3},
+		{"lf cr is two line ends", "\n\r", []string{"1 blank", "2 blank"}, 2},
+	})
+}
+
+// Google's robots.cc (the parser skips a UTF-8 byte-order mark, also a
+// truncated one, at the very start only) and SEMANTICS.md section 1.
+func TestGoogle_ScanByteOrderMark(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"bom", "\xEF\xBB\xBFuser-agent: a", []string{`1 user-agent "a"`}, 1},
+		{"bom only", "\xEF\xBB\xBF", nil, 0},
+		{"truncated ef bb", "\xEF\xBBuser-agent: a", []string{`1 user-agent "a"`}, 1},
+		{"truncated ef", "\xEFuser-agent: a", []string{`1 user-agent "a"`}, 1},
+		{"bom then blank", "\xEF\xBB\xBF\nallow: /", []string{"1 blank", `2 allow "/"`}, 2},
+		{"bom on line 2 is ordinary bytes", "allow: /\n\xEF\xBB\xBFuser-agent: a", []string{
+			`1 allow "/"`, `2 diag unknown-key`, `2 ext "\ufeffuser-agent" "a"`}, 2},
+		{"two boms", "\xEF\xBB\xBF\xEF\xBB\xBFuser-agent: a", []string{
+			`1 diag unknown-key`, `1 ext "\ufeffuser-agent" "a"`}, 1},
+	})
+}
+
+// RFC 9309 section 2.2.3 (special characters: '#' designates an end of line
+// comment) and SEMANTICS.md section 1: a comment starts anywhere, also in a
+// value; a comment-only line is not blank.
+func TestRFC9309_ScanComments(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"comment line", "# hello: world", nil, 1},
+		{"indented comment", "  \t# x", nil, 1},
+		{"end of line", "disallow: /a # why", []string{`1 disallow "/a"`}, 1},
+		{"inside value", "disallow: /a#b", []string{`1 disallow "/a"`}, 1},
+		{"value only comment", "disallow: # nothing", []string{`1 disallow ""`}, 1},
+		{"in key", "disal#low: /a", []string{`1 diag missing-colon`}, 1},
+		{"user-agent", "user-agent: Googlebot # the crawler", []string{`1 user-agent "Googlebot"`}, 1},
+	})
+}
+
+// RFC 9309 section 2.2 (formal syntax: *WS key *WS ":" *WS value) and
+// SEMANTICS.md section 1: split at the first colon, trim spaces and tabs,
+// keys case-insensitive, values as written.
+func TestRFC9309_ScanKeyValue(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"spaces and tabs", " \tDisallow \t: \t/a b \t", []string{`1 disallow "/a b"`}, 1},
+		{"no spaces", "disallow:/a", []string{`1 disallow "/a"`}, 1},
+		{"first colon", "Disallow: /a:b:c", []string{`1 disallow "/a:b:c"`}, 1},
+		{"key case", "DISALLOW: /A\nuSeR-aGeNt: FooBot\nALLOW: /B\nSITEMAP: https://x/S", []string{
+			`1 disallow "/A"`, `2 user-agent "FooBot"`, `3 allow "/B"`, `4 sitemap "https://x/S"`}, 4},
+		{"empty value", "disallow:", []string{`1 disallow ""`}, 1},
+		{"empty key", ": /a", []string{`1 diag missing-colon`}, 1},
+		{"sitemap url", "Sitemap: https://example.com/sitemap.xml", []string{
+			`1 sitemap "https://example.com/sitemap.xml"`}, 1},
+		{"other whitespace is not trimmed", "disallow: /a\v", []string{"1 disallow \"/a\\v\""}, 1},
+	})
+}
+
+// Google's robots.cc (a missing colon is accepted when the line has exactly
+// two words) and SEMANTICS.md section 1.
+func TestGoogle_ScanMissingColon(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"two words", "Disallow /x", []string{`1 diag missing-colon`, `1 disallow "/x"`}, 1},
+		{"two words with tabs", "user-agent\t\tFooBot  ", []string{`1 diag missing-colon`, `1 user-agent "FooBot"`}, 1},
+		{"three words", "Disallow /x /y", []string{`1 diag missing-colon`}, 1},
+		{"one word", "Disallow", []string{`1 diag missing-colon`}, 1},
+		{"unknown key", "foo bar", []string{`1 diag missing-colon`, `1 diag unknown-key`, `1 ext "foo" "bar"`}, 1},
+		{"known extension", "crawl-delay 5", []string{`1 diag missing-colon`, `1 ext "crawl-delay" "5"`}, 1},
+		{"text", "This is not a robots.txt file", []string{`1 diag missing-colon`}, 1},
+	})
+}
+
+// Google's robots.cc (keys recognised by case-insensitive prefix, with
+// frequent typos) and SEMANTICS.md section 1.
+func TestGoogle_ScanKeyPrefixAndTypos(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"canonical", "user-agent: a\nallow: /a\ndisallow: /d\nsitemap: s", []string{
+			`1 user-agent "a"`, `2 allow "/a"`, `3 disallow "/d"`, `4 sitemap "s"`}, 4},
+		{"useragent", "UserAgent: a", []string{`1 diag typo`, `1 user-agent "a"`}, 1},
+		{"user agent", "User Agent: a", []string{`1 diag typo`, `1 user-agent "a"`}, 1},
+		{"user-agentx", "user-agentx: a", []string{`1 diag typo`, `1 user-agent "a"`}, 1},
+		{"user-agents", "User-Agents: a", []string{`1 diag typo`, `1 user-agent "a"`}, 1},
+		{"allowed", "Allowed: /a", []string{`1 diag typo`, `1 allow "/a"`}, 1},
+		{"disallowed", "disallowed: /a", []string{`1 diag typo`, `1 disallow "/a"`}, 1},
+		{"dissallow", "Dissallow: /a", []string{`1 diag typo`, `1 disallow "/a"`}, 1},
+		{"dissalow", "dissalow: /a", []string{`1 diag typo`, `1 disallow "/a"`}, 1},
+		{"disalow", "DISALOW: /a", []string{`1 diag typo`, `1 disallow "/a"`}, 1},
+		{"diasllow", "diasllow: /a", []string{`1 diag typo`, `1 disallow "/a"`}, 1},
+		{"disallaw", "disallaw: /a", []string{`1 diag typo`, `1 disallow "/a"`}, 1},
+		{"site-map", "Site-map: s", []string{`1 diag typo`, `1 sitemap "s"`}, 1},
+		{"sitemaps", "sitemaps: s", []string{`1 diag typo`, `1 sitemap "s"`}, 1},
+		{"key with words", "disallow this: /a", []string{`1 diag typo`, `1 disallow "/a"`}, 1},
+		{"not a prefix", "disalloww: /a\nuser_agent: b\nallo: /c", []string{
+			`1 diag typo`, `1 disallow "/a"`,
+			`2 diag unknown-key`, `2 ext "user_agent" "b"`,
+			`3 diag unknown-key`, `3 ext "allo" "/c"`}, 3},
+		{"leading junk", "-disallow: /a", []string{`1 diag unknown-key`, `1 ext "-disallow" "/a"`}, 1},
+	})
+}
+
+// RFC 9309 section 2.2.4 (other records: clients MAY interpret other
+// records) and SEMANTICS.md section 6: other keys are extensions, key
+// lower-cased; only keys that are not well-known extensions are reported as
+// unknown.
+func TestRFC9309_ScanOtherRecords(t *testing.T) {
+	var body strings.Builder
+	var want []string
+	for i, k := range knownExtensions {
+		fmt.Fprintf(&body, "%s: v%d\n", strings.ToUpper(k[:1])+k[1:], i)
+		want = append(want, fmt.Sprintf("%d ext %q \"v%d\"", i+1, k, i))
+	}
+	n := len(knownExtensions)
+	body.WriteString("X-Robots-Tag: none\nfoo:\n")
+	want = append(want,
+		fmt.Sprintf("%d diag unknown-key", n+1), fmt.Sprintf("%d ext \"x-robots-tag\" \"none\"", n+1),
+		fmt.Sprintf("%d diag unknown-key", n+2), fmt.Sprintf("%d ext \"foo\" \"\"", n+2))
+	runScanCases(t, []scanCase{{"all", body.String(), want, n + 2}})
+}
+
+// Google's robots.cc (kMaxLineLen = 2083 * 8) and SEMANTICS.md section 1: at
+// most MaxLineLength bytes of a line are kept and still parsed; a NUL byte
+// ends the line's content.
+func TestGoogle_ScanLineLimits(t *testing.T) {
+	long := "disallow: /" + strings.Repeat("a", MaxLineLength)
+	kept := long[len("disallow: "):MaxLineLength]
+	events, _ := scanEvents(long+"\nallow: /b", Options{})
+	want := []string{"1 diag line-too-long", fmt.Sprintf("1 disallow %q", kept), `2 allow "/b"`}
+	if diff := cmp.Diff(want, events); diff != "" {
+		t.Errorf("long line (-want +got):\n%s", diff)
+	}
+	exact := "disallow: /" + strings.Repeat("a", MaxLineLength-len("disallow: /"))
+	events, _ = scanEvents(exact, Options{})
+	if diff := cmp.Diff([]string{fmt.Sprintf("1 disallow %q", exact[10:])}, events); diff != "" {
+		t.Errorf("line of exactly MaxLineLength bytes (-want +got):\n%s", diff)
+	}
+
+	runScanCases(t, []scanCase{
+		{"nul ends content", "disallow: /a\x00/b\nallow: /c", []string{
+			`1 diag not-utf8`, `1 disallow "/a"`, `2 allow "/c"`}, 2},
+		{"nul line is not blank", "\x00 junk", []string{`1 diag not-utf8`}, 1},
+		{"nul cuts key", "disal\x00low: /a", []string{`1 diag not-utf8`, `1 diag missing-colon`}, 1},
+	})
+}
+
+// RFC 9309 section 2.5 (a parsing limit of at least 500 KiB) and SEMANTICS.md
+// section 1: only the first EffectiveMaxFileSize bytes are read. DiagTruncated
+// is reported at the line in which reading stopped: the last line read when
+// the limit falls inside it, the line after it when the limit falls on a
+// line end.
+func TestRFC9309_ScanSizeLimit(t *testing.T) {
+	line := "disallow: /0123456789\n" // 22 bytes
+	body := strings.Repeat(line, DefaultMaxFileSize/len(line)+1)
+	if len(body) <= DefaultMaxFileSize {
+		t.Fatal("body too short")
+	}
+	var r recorder
+	res := Scan([]byte(body), Options{}, &r)
+	full := DefaultMaxFileSize / len(line)
+	if want := (ScanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: full + 1}); res != want {
+		t.Errorf("Scan = %+v, want %+v", res, want)
+	}
+	tail := r.events[len(r.events)-2:]
+	partial := line[:DefaultMaxFileSize-full*len(line)]
+	wantTail := []string{fmt.Sprintf("%d disallow %q", full+1, partial[len("disallow: "):]),
+		fmt.Sprintf("%d diag truncated", full+1)}
+	if diff := cmp.Diff(wantTail, tail); diff != "" {
+		t.Errorf("tail (-want +got):\n%s", diff)
+	}
+
+	// The limit on a line end: truncation is reported on the next line.
+	body = strings.Repeat("#234567\n", DefaultMaxFileSize/8) + "disallow: /"
+	events, res := scanEvents(body, Options{})
+	if want := (ScanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}); res != want {
+		t.Errorf("Scan = %+v, want %+v", res, want)
+	}
+	if diff := cmp.Diff([]string{fmt.Sprintf("%d diag truncated", DefaultMaxFileSize/8+1)}, events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+
+	// A larger limit reads more; a smaller one is ignored.
+	for _, tc := range []struct {
+		max  int
+		want ScanResult
+	}{
+		{0, ScanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}},
+		{100, ScanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}},
+		{len(body), ScanResult{Size: len(body), Lines: DefaultMaxFileSize/8 + 1}},
+		{2 * len(body), ScanResult{Size: len(body), Lines: DefaultMaxFileSize/8 + 1}},
+	} {
+		if got := Scan([]byte(body), Options{MaxFileSize: tc.max}, &recorder{}); got != tc.want {
+			t.Errorf("MaxFileSize %d: Scan = %+v, want %+v", tc.max, got, tc.want)
+		}
+	}
+}
+
+// RFC 9309 section 2.3.1.5 (parsing errors: crawlers SHOULD try to parse
+// each line and MUST use the parseable rules) and SEMANTICS.md section 1:
+// invalid UTF-8 never stops parsing; the line is read and reported.
+func TestRFC9309_ScanNotUTF8(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"latin-1 value", "user-agent: a\ndisallow: /caf\xE9\nallow: /b", []string{
+			`1 user-agent "a"`, `2 diag not-utf8`, "2 disallow \"/caf\\xe9\"", `3 allow "/b"`}, 3},
+		{"valid utf-8", "disallow: /café", []string{`1 disallow "/café"`}, 1},
+		{"utf-16 bom", "\xFF\xFEu\x00", []string{`1 diag not-utf8`, `1 diag not-utf8`, `1 diag missing-colon`}, 1},
+	})
+}
+
+// SEMANTICS.md section 1 (every line that is not understood is reported):
+// lines that look like HTML never become directives (a server that sends an
+// error page for robots.txt). No source defines this; it is our linter's.
+func TestScan_HTML(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"tag", "<html>", []string{`1 diag html`}, 1},
+		{"indented", "  <a href=\"http://x/\">Disallow: /</a>", []string{`1 diag html`}, 1},
+		{"tag in key", "foo <b>disallow</b>: /", []string{`1 diag html`}, 1},
+		{"closing in key", "b>user-agent: *", []string{`1 diag html`}, 1},
+		{"two words", "<p> x", []string{`1 diag html`}, 1},
+		{"html in value is fine", "disallow: /<script>", []string{`1 disallow "/<script>"`}, 1},
+	})
+}
+
+// TestScan_ValuesShareTheCopy checks that Scan copies the body once: values
+// stay valid after the caller reuses its buffer.
+func TestScan_ValuesShareTheCopy(t *testing.T) {
+	body := []byte("user-agent: a\ndisallow: /x")
+	f := Parse(body, Options{})
+	copy(body, strings.Repeat("z", len(body)))
+	if got := f.Groups[0].Rules[0].Value; got != "/x" {
+		t.Errorf("value after the body was overwritten = %q, want /x", got)
+	}
+}
+
+// TestScan_Quadratic guards the lone-CR scan: a body of CRs and one LF at the
+// end must be read in linear time.
+func TestScan_Quadratic(t *testing.T) {
+	body := []byte(strings.Repeat("a: b\r", DefaultMaxFileSize/5-1) + "\n")
+	start := time.Now()
+	res := Scan(body, Options{}, &countHandler{})
+	if res.Lines != DefaultMaxFileSize/5-1 {
+		t.Errorf("Lines = %d, want %d", res.Lines, DefaultMaxFileSize/5-1)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Scan of %d bytes of lone CRs took %v", len(body), d)
+	}
+}
+
+// countHandler counts calls and keeps nothing.
+type countHandler struct{ n int }
+
+func (c *countHandler) UserAgent(int, string)         { c.n++ }
+func (c *countHandler) Rule(int, RuleKind, string)    { c.n++ }
+func (c *countHandler) Sitemap(int, string)           { c.n++ }
+func (c *countHandler) Extension(int, string, string) { c.n++ }
+func (c *countHandler) Blank(int)                     { c.n++ }
+func (c *countHandler) Diagnostic(Diagnostic)         { c.n++ }
+
+// Helpers that build the expected File.
+
+func rule(sem Semantics, kind RuleKind, value string, line int) Rule {
+	return Rule{Kind: kind, Pattern: NormalizePattern(value, sem), Value: value, Line: line}
+}
+
+func agent(value string, line int) Agent {
+	return Agent{Name: AgentName(value), Value: value, Line: line}
+}
+
+func ext(key, value string, line int) Extension { return Extension{Key: key, Value: value, Line: line} }
+
+// diagKinds returns "line kind" for every diagnostic of f.
+func diagKinds(f *File) []string {
+	var out []string
+	for _, d := range f.Diagnostics {
+		out = append(out, fmt.Sprintf("%d %s", d.Line, d.Kind))
+	}
+	return out
+}
+
+type parseCase struct {
+	name   string
+	body   string
+	groups []Group
+	diags  []string // "line kind"
+}
+
+func runParseCases(t *testing.T, sem Semantics, cases []parseCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Parse([]byte(tc.body), Options{Semantics: sem})
+			if diff := cmp.Diff(tc.groups, f.Groups); diff != "" {
+				t.Errorf("Parse(%q, %v) groups (-want +got):\n%s", tc.body, sem, diff)
+			}
+			if diff := cmp.Diff(tc.diags, diagKinds(f)); diff != "" {
+				t.Errorf("Parse(%q, %v) diagnostics (-want +got):\n%s", tc.body, sem, diff)
+			}
+		})
+	}
+}
+
+// groupingCases hold for RFC9309 and Google alike.
+func groupingCases(sem Semantics) []parseCase {
+	d := func(v string, line int) Rule { return rule(sem, Disallow, v, line) }
+	a := func(v string, line int) Rule { return rule(sem, Allow, v, line) }
+	return []parseCase{
+		{name: "one group", body: "user-agent: a\ndisallow: /x\nallow: /y",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2), a("/y", 3)}}}},
+		{name: "consecutive user-agents share rules",
+			body: "user-agent: a\nuser-agent: b\ndisallow: /x\nuser-agent: c\nallow: /y",
+			groups: []Group{
+				{Agents: []Agent{agent("a", 1), agent("b", 2)}, Rules: []Rule{d("/x", 3)}},
+				{Agents: []Agent{agent("c", 4)}, Rules: []Rule{a("/y", 5)}},
+			}},
+		{name: "blank comment sitemap unknown between user-agents",
+			body: "user-agent: a\n\n# c\nsitemap: s\nfoo: bar\nuser-agent: b\ndisallow: /x",
+			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 6)},
+				Rules: []Rule{d("/x", 7)}, Extensions: []Extension{ext("foo", "bar", 5)}}},
+			diags: []string{"5 unknown-key"}},
+		{name: "blank line does not end a group",
+			body:   "user-agent: a\ndisallow: /x\n\n\ndisallow: /y",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2), d("/y", 5)}}}},
+		{name: "empty disallow separates and is not stored",
+			body: "user-agent: a\ndisallow:\nuser-agent: b\ndisallow: /x",
+			groups: []Group{
+				{Agents: []Agent{agent("a", 1)}},
+				{Agents: []Agent{agent("b", 3)}, Rules: []Rule{d("/x", 4)}},
+			}},
+		{name: "empty allow separates too",
+			body:   "user-agent: a\nallow: # none\nuser-agent: b",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}}, {Agents: []Agent{agent("b", 3)}}}},
+		{name: "crawl-delay does not separate",
+			body: "user-agent: a\ncrawl-delay: 5\nuser-agent: b\ndisallow: /x",
+			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)},
+				Rules: []Rule{d("/x", 4)}, Extensions: []Extension{ext("crawl-delay", "5", 2)}}}},
+		{name: "rules before the first user-agent",
+			body:   "disallow: /x\nallow:\ncrawl-delay: 1\nuser-agent: a\ndisallow: /y",
+			groups: []Group{{Agents: []Agent{agent("a", 4)}, Rules: []Rule{d("/y", 5)}}},
+			diags:  []string{"1 rule-outside-group", "2 rule-outside-group", "3 rule-outside-group"}},
+		{name: "extensions after rules stay in the group",
+			body: "user-agent: a\ndisallow: /x\nhost: example.com\nclean-param: ref /x\nrequest-rate: 1/5",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}, Extensions: []Extension{
+				ext("host", "example.com", 3), ext("clean-param", "ref /x", 4), ext("request-rate", "1/5", 5)}}}},
+		{name: "last group without rules",
+			body:   "user-agent: a\ndisallow: /x\nuser-agent: b",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}}, {Agents: []Agent{agent("b", 3)}}}},
+		{name: "typo key still separates",
+			body: "user-agent: a\ndisalow: /x\nuseragent: b\nallow: /y",
+			groups: []Group{
+				{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}},
+				{Agents: []Agent{agent("b", 3)}, Rules: []Rule{a("/y", 4)}},
+			},
+			diags: []string{"2 typo", "3 typo"}},
+		{name: "invalid user-agents",
+			body: "user-agent:\nuser-agent: *foo\nuser-agent: /x\nuser-agent: Foo Bar\ndisallow: /",
+			groups: []Group{{Agents: []Agent{agent("", 1), agent("*foo", 2), agent("/x", 3), agent("Foo Bar", 4)},
+				Rules: []Rule{d("/", 5)}}},
+			diags: []string{"1 invalid-value", "2 invalid-value", "3 invalid-value"}},
+		{name: "bad crawl-delay is kept",
+			body: "user-agent: a\ncrawl-delay: soon\ncrawl-delay: -1\ncrawl-delay: 0.5",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Extensions: []Extension{
+				ext("crawl-delay", "soon", 2), ext("crawl-delay", "-1", 3), ext("crawl-delay", "0.5", 4)}}},
+			diags: []string{"2 invalid-value", "3 invalid-value"}},
+		{name: "html lines are not directives",
+			body:   "<html>\n<body>User-agent: *\nDisallow: /\n</body>",
+			groups: nil,
+			diags:  []string{"1 html", "2 html", "3 rule-outside-group", "4 html"}},
+	}
+}
+
+// RFC 9309 section 2.1 (protocol definition: a group is one or more
+// user-agent lines followed by rules), 2.2 (ABNF: rule = ... (path-pattern /
+// empty-pattern)) and 2.2.2 (rules outside any group are ignored);
+// SEMANTICS.md sections 2 and 6.
+func TestRFC9309_ParseGroups(t *testing.T) {
+	runParseCases(t, RFC9309, groupingCases(RFC9309))
+}
+
+// Google's "grouping of lines and rules" and robots.cc (a user-agent line
+// after a rule, even an empty one, starts a new group): same as RFC9309.
+func TestGoogle_ParseGroups(t *testing.T) {
+	runParseCases(t, Google, groupingCases(Google))
+}
+
+// Koster 1996 section 3.2 (records separated by blank lines) and Python's
+// urllib.robotparser (a record without rules before the blank line is
+// dropped; rules after a blank line belong to no record); SEMANTICS.md
+// section 2.
+func TestKoster1996_ParseRecords(t *testing.T) {
+	sem := Koster1996
+	d := func(v string, line int) Rule { return rule(sem, Disallow, v, line) }
+	runParseCases(t, sem, []parseCase{
+		{name: "records separated by blank lines",
+			body: "user-agent: a\ndisallow: /x\n\nuser-agent: b\ndisallow: /y\n",
+			groups: []Group{
+				{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}},
+				{Agents: []Agent{agent("b", 4)}, Rules: []Rule{d("/y", 5)}},
+			}},
+		{name: "blank line ends the record, rules after it are outside",
+			body:   "user-agent: a\ndisallow: /x\n\ndisallow: /y\ncrawl-delay: 3",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}}},
+			diags:  []string{"4 rule-outside-group", "5 rule-outside-group"}},
+		{name: "user-agent then blank line: record dropped",
+			body:   "user-agent: a\n\nuser-agent: *\ndisallow: /",
+			groups: []Group{{Agents: []Agent{agent("*", 3)}, Rules: []Rule{d("/", 4)}}},
+			diags:  []string{"2 rule-outside-group"}},
+		{name: "classic mistake",
+			body:  "user-agent: *\n\ndisallow: /",
+			diags: []string{"2 rule-outside-group", "3 rule-outside-group"}},
+		{name: "record with only an extension is kept",
+			body: "user-agent: a\ncrawl-delay: 10\n\nuser-agent: b\ndisallow: /",
+			groups: []Group{
+				{Agents: []Agent{agent("a", 1)}, Extensions: []Extension{ext("crawl-delay", "10", 2)}},
+				{Agents: []Agent{agent("b", 4)}, Rules: []Rule{d("/", 5)}},
+			}},
+		{name: "empty disallow keeps the record",
+			body:   "user-agent: a\ndisallow:\n\nuser-agent: b",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}}, {Agents: []Agent{agent("b", 4)}}}},
+		{name: "comment lines do not end a record",
+			body:   "user-agent: a\n# note\nuser-agent: b\n#\ndisallow: /x",
+			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)}, Rules: []Rule{d("/x", 5)}}}},
+		{name: "white-space line is blank",
+			body:   "user-agent: a\ndisallow: /x\n \t\ndisallow: /y",
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}}},
+			diags:  []string{"4 rule-outside-group"}},
+		{name: "user-agent after rules without blank starts a new record",
+			body: "user-agent: a\ndisallow: /x\nuser-agent: b\ndisallow: /y",
+			groups: []Group{
+				{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}},
+				{Agents: []Agent{agent("b", 3)}, Rules: []Rule{d("/y", 4)}},
+			}},
+		{name: "leading and repeated blank lines",
+			body:   "\n\nuser-agent: a\ndisallow: /x\n\n\n\n",
+			groups: []Group{{Agents: []Agent{agent("a", 3)}, Rules: []Rule{d("/x", 4)}}}},
+	})
+}
+
+// RFC 9309 section 2.2.1 (product-token = identifier / "*", identifier =
+// 1*(%x2d / %x41-5a / %x5f / %x61-7a)) and Google's robots.cc
+// (ExtractUserAgent, the global agent "*" followed by white space);
+// SEMANTICS.md section 2.
+func TestRFC9309_AgentName(t *testing.T) {
+	for _, tc := range []struct{ value, want string }{
+		{"Googlebot", "Googlebot"},
+		{"Googlebot/2.1", "Googlebot"},
+		{"Googlebot2", "Googlebot"},
+		{"Foo Bar", "Foo"},
+		{"Googlebot-Image", "Googlebot-Image"},
+		{"my_bot", "my_bot"},
+		{"*", "*"},
+		{"* foo", "*"},
+		{"*\tfoo", "*"},
+		{"*foo", ""},
+		{"*/1.0", ""},
+		{"", ""},
+		{"/x", ""},
+		{"Bot\xe9", "Bot"},
+	} {
+		if got := AgentName(tc.value); got != tc.want {
+			t.Errorf("AgentName(%q) = %q, want %q", tc.value, got, tc.want)
+		}
+	}
+}
+
+// SEMANTICS.md section 6: sitemaps are global, in file order, duplicates
+// kept, as written; they may come anywhere.
+func TestRFC9309_ParseSitemaps(t *testing.T) {
+	body := "Sitemap: https://a/1.xml\nuser-agent: a\nsitemap: https://a/2.xml # c\ndisallow: /\n" +
+		"site-map: https://a/1.xml\n\nSitemap:   HTTPS://A/Ünï.xml"
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		f := Parse([]byte(body), Options{Semantics: sem})
+		want := []Sitemap{{"https://a/1.xml", 1}, {"https://a/2.xml", 3}, {"https://a/1.xml", 5}, {"HTTPS://A/Ünï.xml", 7}}
+		if diff := cmp.Diff(want, f.Sitemaps); diff != "" {
+			t.Errorf("%v: sitemaps (-want +got):\n%s", sem, diff)
+		}
+		if len(f.Groups) != 1 || len(f.Groups[0].Extensions) != 0 {
+			t.Errorf("%v: groups = %+v, want one group without extensions", sem, f.Groups)
+		}
+	}
+}
+
+// TestParse_Rule checks the fields of a Rule: the pattern is normalised for
+// the semantics, the value kept as written.
+func TestParse_Rule(t *testing.T) {
+	body := "user-agent: a\ndisallow: /caf\xc3\xa9/%7ejoe/*.php$ # c\n"
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		f := Parse([]byte(body), Options{Semantics: sem})
+		value := "/caf\xc3\xa9/%7ejoe/*.php$"
+		want := []Rule{{Kind: Disallow, Pattern: NormalizePattern(value, sem), Value: value, Line: 2}}
+		if diff := cmp.Diff(want, f.Groups[0].Rules); diff != "" {
+			t.Errorf("%v: rules (-want +got):\n%s", sem, diff)
+		}
+		if f.Groups[0].Rules[0].Pattern == value {
+			t.Errorf("%v: pattern %q was not normalised", sem, value)
+		}
+	}
+}
+
+// TestParse_FileFields checks Size, Truncated, Lines and Semantics.
+func TestParse_FileFields(t *testing.T) {
+	type fields struct {
+		Semantics Semantics
+		Size      int
+		Truncated bool
+		Lines     int
+	}
+	for _, tc := range []struct {
+		body string
+		opts Options
+		want fields
+	}{
+		{"", Options{}, fields{}},
+		{"\xEF\xBB\xBF", Options{Semantics: Google}, fields{Semantics: Google, Size: 3}},
+		{"a: b\n\n", Options{Semantics: Koster1996}, fields{Semantics: Koster1996, Size: 6, Lines: 2}},
+		{"user-agent: a\r\ndisallow: /", Options{}, fields{Size: 26, Lines: 2}},
+	} {
+		f := Parse([]byte(tc.body), tc.opts)
+		got := fields{f.Semantics, f.Size, f.Truncated, f.Lines}
+		if got != tc.want {
+			t.Errorf("Parse(%q): %+v, want %+v", tc.body, got, tc.want)
+		}
+	}
+	big := strings.Repeat("user-agent: a\ndisallow: /x\n", DefaultMaxFileSize/10)
+	f := Parse([]byte(big), Options{})
+	if f.Size != DefaultMaxFileSize || !f.Truncated || f.Lines == 0 {
+		t.Errorf("big file: Size %d Truncated %v Lines %d", f.Size, f.Truncated, f.Lines)
+	}
+	if last := f.Diagnostics[len(f.Diagnostics)-1]; last.Kind != DiagTruncated {
+		t.Errorf("big file: last diagnostic %v, want truncated", last)
+	}
+}
+
+// TestParse_Diagnostics checks what a Diagnostic holds and that the
+// diagnostics are sorted by line.
+func TestParse_Diagnostics(t *testing.T) {
+	body := "disallow: /x\nuser-agent: a\ndisalow: /y # c\ncrawl-delay: soon\n" +
+		strings.Repeat("z", 1000) + "\nfoo bar baz\n"
+	f := Parse([]byte(body), Options{})
+	want := []Diagnostic{
+		{Line: 1, Kind: DiagRuleOutsideGroup, Text: "disallow: /x"},
+		{Line: 3, Kind: DiagTypo, Text: "disalow: /y # c"},
+		{Line: 4, Kind: DiagInvalidValue, Text: "crawl-delay: soon"},
+		{Line: 5, Kind: DiagMissingColon, Text: strings.Repeat("z", maxDiagText)},
+		{Line: 6, Kind: DiagMissingColon, Text: "foo bar baz"},
+	}
+	var got []Diagnostic
+	for _, d := range f.Diagnostics {
+		if d.Message == "" {
+			t.Errorf("%v: empty message", d)
+		}
+		d.Message = ""
+		got = append(got, d)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+func TestCutText(t *testing.T) {
+	s := strings.Repeat("a", maxDiagText-1) + "é" // é straddles the cut
+	if got := cutText(s); got != s[:maxDiagText-1] {
+		t.Errorf("cutText cut a rune: len %d", len(got))
+	}
+	if got := cutText("short"); got != "short" {
+		t.Errorf("cutText(short) = %q", got)
+	}
+}
+
+func TestParseCrawlDelay(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"10", 10 * time.Second, true},
+		{"0", 0, true},
+		{"0.5", 500 * time.Millisecond, true},
+		{".5", 500 * time.Millisecond, true},
+		{"5.", 5 * time.Second, true},
+		{"1.0000000019", time.Second + 1, true},
+		{"007", 7 * time.Second, true},
+		{"99999999999999999999999", math.MaxInt64, true},
+		{"9223372036.9", math.MaxInt64, true},
+		{"", 0, false},
+		{".", 0, false},
+		{"-1", 0, false},
+		{"+1", 0, false},
+		{"NaN", 0, false},
+		{"inf", 0, false},
+		{"1e1", 0, false},
+		{"0x10", 0, false},
+		{"5s", 0, false},
+		{"5 seconds", 0, false},
+		{"1,5", 0, false},
+		{"1.2.3", 0, false},
+		{" 5", 0, false},
+	} {
+		got, ok := ParseCrawlDelay(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ParseCrawlDelay(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// largeBody returns a deterministic robots.txt of n rules in groups of 25,
+// with wildcards, end anchors, escapes and comments.
+func largeBody(n int) []byte {
+	var b strings.Builder
+	b.WriteString("# generated\nSitemap: https://example.com/sitemap.xml\n\n")
+	words := []string{"search", "cart", "account", "api", "static", "print", "tag", "user"}
+	for i := 0; i < n; i++ {
+		if i%25 == 0 {
+			fmt.Fprintf(&b, "\nUser-agent: Bot%c%c\nUser-agent: *\nCrawl-delay: %d\n", 'A'+i/25%26, 'a'+i%26, i%7)
+		}
+		w := words[i%len(words)]
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&b, "Disallow: /%s/%d/\n", w, i)
+		case 1:
+			fmt.Fprintf(&b, "Disallow: /*/%s?id=%d*\n", w, i)
+		case 2:
+			fmt.Fprintf(&b, "Allow: /%s/%d/*.html$\n", w, i)
+		case 3:
+			fmt.Fprintf(&b, "Disallow: /%s/%%7E%d/ # old\n", w, i)
+		default:
+			fmt.Fprintf(&b, "allow: /%s-%d$\n", w, i)
+		}
+	}
+	return []byte(b.String())
+}
+
+// TestParse_Allocs checks the allocation budget: about one allocation per
+// rule at most (in practice: the copy of the body, the slices' growth, and
+// the patterns that need normalising).
+func TestParse_Allocs(t *testing.T) {
+	const n = 500
+	body := largeBody(n)
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		var f *File
+		allocs := testing.AllocsPerRun(20, func() { f = Parse(body, Options{Semantics: sem}) })
+		rules := 0
+		for _, g := range f.Groups {
+			rules += len(g.Rules)
+		}
+		if rules != n {
+			t.Fatalf("%v: %d rules, want %d", sem, rules, n)
+		}
+		t.Logf("%v: %.0f allocations for %d rules", sem, allocs, rules)
+		if allocs > n {
+			t.Errorf("%v: Parse allocates %.0f times for %d rules, want at most %d", sem, allocs, rules, n)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package compile
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const selectBody = `# line 1
+User-agent: *
+Disallow: /global1
+Crawl-delay: 1
+
+User-agent: FooBot/2.1
+User-agent: barbot
+Disallow: /foo1
+
+User-agent: *
+Allow: /global2
+
+User-agent: foobot
+Allow: /foo2
+Crawl-delay: 2
+
+User-agent: EmptyBot
+Disallow:
+
+User-agent: *foo
+User-agent: Baz Qux
+Disallow: /baz
+
+User-agent: Googlebot-Image
+Disallow: /images
+User-agent: Googlebot2
+Disallow: /google
+`
+
+type selectCase struct {
+	name   string
+	tokens []string
+	match  MatchKind
+	groups []int
+	rules  []string // "line value"
+	exts   []string
+}
+
+func selectCases() []selectCase {
+	global := selectCase{match: MatchGlobal, groups: []int{0, 2}, rules: []string{"3 /global1", "11 /global2"}, exts: []string{"4 1"}}
+	withName := func(name string, tokens ...string) selectCase {
+		c := global
+		c.name, c.tokens = name, tokens
+		return c
+	}
+	return []selectCase{
+		{name: "specific groups merged in file order", tokens: []string{"FooBot"}, match: MatchSpecific,
+			groups: []int{1, 3}, rules: []string{"8 /foo1", "14 /foo2"}, exts: []string{"15 2"}},
+		{name: "case-insensitive", tokens: []string{"FOOBOT"}, match: MatchSpecific,
+			groups: []int{1, 3}, rules: []string{"8 /foo1", "14 /foo2"}, exts: []string{"15 2"}},
+		{name: "second agent of a group", tokens: []string{"BarBot"}, match: MatchSpecific,
+			groups: []int{1}, rules: []string{"8 /foo1"}},
+		{name: "specific group without rules replaces *", tokens: []string{"emptybot"}, match: MatchSpecific,
+			groups: []int{4}},
+		{name: "value cut at white space", tokens: []string{"baz"}, match: MatchSpecific,
+			groups: []int{5}, rules: []string{"22 /baz"}},
+		{name: "value cut at a digit", tokens: []string{"googlebot"}, match: MatchSpecific,
+			groups: []int{7}, rules: []string{"27 /google"}},
+		{name: "any of several tokens", tokens: []string{"Googlebot-Image", "Googlebot"}, match: MatchSpecific,
+			groups: []int{6, 7}, rules: []string{"25 /images", "27 /google"}},
+		{name: "tokens of several groups", tokens: []string{"barbot", "baz"}, match: MatchSpecific,
+			groups: []int{1, 5}, rules: []string{"8 /foo1", "22 /baz"}},
+		{name: "invalid token next to a valid one", tokens: []string{"Googlebot/2.1", "baz"}, match: MatchSpecific,
+			groups: []int{5}, rules: []string{"22 /baz"}},
+		withName("no group names the token", "OtherBot"),
+		withName("no tokens"),
+		withName("prefix of a name is not the name", "Foo"),
+		withName("name is not a prefix of the token", "FooBotX"),
+		withName("invalid token", "FooBot/2.1"),
+		withName("star is not a token", "*"),
+		withName("*foo names nothing", "*foo"),
+		withName("empty token", ""),
+		withName("qux is not the name", "Qux"),
+	}
+}
+
+// RFC 9309 section 2.2.1 (the matching groups' rules are combined; matching
+// is case-insensitive; otherwise the "*" groups) and Google's "order of
+// precedence for user agents"; SEMANTICS.md section 2.
+func TestRFC9309_Select(t *testing.T) {
+	f := Parse([]byte(selectBody), Options{})
+	for _, tc := range selectCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			sel := f.Select(tc.tokens...)
+			got := selectCase{name: tc.name, tokens: tc.tokens, match: sel.Match, groups: sel.Groups}
+			for _, r := range sel.Rules {
+				got.rules = append(got.rules, strconv.Itoa(r.Line)+" "+r.Value)
+			}
+			for _, e := range sel.Extensions {
+				got.exts = append(got.exts, strconv.Itoa(e.Line)+" "+e.Value)
+			}
+			if diff := cmp.Diff(tc, got, cmp.AllowUnexported(selectCase{})); diff != "" {
+				t.Errorf("Select(%q) (-want +got):\n%s", tc.tokens, diff)
+			}
+		})
+	}
+}
+
+// RFC 9309 section 2.2.1: "If no group satisfies either condition, or no
+// groups are present at all, no rules apply."
+func TestRFC9309_SelectNone(t *testing.T) {
+	for _, body := range []string{"", "# nothing", "User-agent: a\nDisallow: /", "Disallow: /\nSitemap: x"} {
+		f := Parse([]byte(body), Options{})
+		sel := f.Select("OtherBot")
+		if sel.Match != MatchNone || sel.Groups != nil || sel.Rules != nil || sel.Extensions != nil {
+			t.Errorf("Parse(%q).Select = %+v, want MatchNone and nothing", body, sel)
+		}
+	}
+}
+
+// Koster 1996 section 3.2.1 (the record with "*" is the default record) and
+// Python's urllib.robotparser: a dropped record does not hide "*".
+func TestKoster1996_SelectDroppedRecord(t *testing.T) {
+	f := Parse([]byte("User-agent: FooBot\n\nUser-agent: *\nDisallow: /"), Options{Semantics: Koster1996})
+	sel := f.Select("FooBot")
+	if sel.Match != MatchGlobal || len(sel.Rules) != 1 {
+		t.Errorf("Select(FooBot) = %+v, want the * record", sel)
+	}
+	f = Parse([]byte("User-agent: FooBot\n\nUser-agent: *\nDisallow: /"), Options{Semantics: RFC9309})
+	if sel := f.Select("FooBot"); sel.Match != MatchSpecific || len(sel.Rules) != 1 {
+		t.Errorf("RFC9309 Select(FooBot) = %+v, want the shared group", sel)
+	}
+}
+
+// RFC 9309 section 2.2.1: "The product token MUST contain only a-zA-Z_-
+// characters."
+func TestRFC9309_ValidToken(t *testing.T) {
+	for _, tc := range []struct {
+		tok  string
+		want bool
+	}{
+		{"Googlebot", true},
+		{"Googlebot-Image", true},
+		{"my_bot", true},
+		{"-", true},
+		{"", false},
+		{"*", false},
+		{"Googlebot/2.1", false},
+		{"Bot2", false},
+		{"Foo Bar", false},
+		{"Bot\xe9", false},
+	} {
+		if got := ValidToken(tc.tok); got != tc.want {
+			t.Errorf("ValidToken(%q) = %v, want %v", tc.tok, got, tc.want)
+		}
+	}
+}
+
+// TestSelect_DoesNotAlias checks that appending to a Selection's rules never
+// writes into the File.
+func TestSelect_DoesNotAlias(t *testing.T) {
+	f := Parse([]byte("User-agent: a\nDisallow: /1\nUser-agent: b\nDisallow: /2"), Options{})
+	sel := f.Select("a")
+	_ = append(sel.Rules, Rule{Value: "/evil"})
+	if got := f.Groups[1].Rules[0].Value; got != "/2" {
+		t.Errorf("group b's rule = %q after appending to a's selection", got)
+	}
+}
