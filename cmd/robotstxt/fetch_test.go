@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// runFetchCLI runs 'robotstxt fetch' in-process.
+func runFetchCLI(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	status = runFetch(args, &out, &errb)
+	return status, out.String(), errb.String()
+}
+
+// timestamps matches the fetched and expires lines, which depend on the
+// clock.
+var timestamps = regexp.MustCompile(`(?m)^(fetched|expires)\t\S+$`)
+
+func fetchSite(t *testing.T) (*httptest.Server, *atomic.Value) {
+	var ua atomic.Value
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua.Store(r.UserAgent())
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: ExampleBot\nDisallow: /private/\nAllow: /private/press/\n\nUser-agent: *\nDisallow: /\n")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(s.Close)
+	return s, &ua
+}
+
+func TestFetchCLI(t *testing.T) {
+	s, ua := fetchSite(t)
+	status, out, errs := runFetchCLI(t, s.URL+"/some/page", "--agent", "ExampleBot", "--explain",
+		"/private/a", "/private/press/b", s.URL+"/public")
+	if status != exitOK || errs != "" {
+		t.Fatalf("status %d, stderr %q", status, errs)
+	}
+	want := "robots.txt\t" + s.URL + "/robots.txt\n" +
+		"status\t200\n" +
+		"source\tfetched\n" +
+		"fetched\tT\n" +
+		"expires\tT\n" +
+		"size\t93\n" +
+		"disallowed\t/private/a\tline 2: disallow /private/\n" +
+		"allowed\t/private/press/b\tline 3: allow /private/press/\n" +
+		"allowed\t" + s.URL + "/public\t-\n"
+	if got := timestamps.ReplaceAllString(out, "$1\tT"); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+	if ua.Load() != "ExampleBot" {
+		t.Errorf("User-Agent = %q, want the agent token", ua.Load())
+	}
+}
+
+func TestFetchCLI_Defaults(t *testing.T) {
+	s, ua := fetchSite(t)
+	// No agent and no paths: the result only.
+	status, out, _ := runFetchCLI(t, s.URL, "--user-agent", "ExampleBot/2.0")
+	if status != exitOK || strings.Contains(out, "allowed") || !strings.Contains(out, "source\tfetched\n") {
+		t.Errorf("status %d, output:\n%s", status, out)
+	}
+	if ua.Load() != "ExampleBot/2.0" {
+		t.Errorf("User-Agent = %q", ua.Load())
+	}
+	// An agent and no paths: the site URL itself is decided.
+	_, out, _ = runFetchCLI(t, s.URL+"/private/x", "--agent", "ExampleBot")
+	if !strings.HasSuffix(out, "disallowed\t"+s.URL+"/private/x\n") {
+		t.Errorf("output:\n%s", out)
+	}
+	// Paths and no agent: decided for "*".
+	_, out, _ = runFetchCLI(t, s.URL, "/public")
+	if !strings.HasSuffix(out, "disallowed\t/public\n") {
+		t.Errorf("output:\n%s", out)
+	}
+	// Flags before the URL, "--" before a path.
+	_, out, _ = runFetchCLI(t, "--agent", "ExampleBot", s.URL, "--", "/public")
+	if !strings.HasSuffix(out, "allowed\t/public\n") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestFetchCLI_Redirect(t *testing.T) {
+	s, _ := fetchSite(t)
+	moved := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, s.URL+r.URL.Path, http.StatusMovedPermanently)
+	}))
+	defer moved.Close()
+	// A robots.txt URL is a page URL like any other.
+	_, out, _ := runFetchCLI(t, moved.URL+"/robots.txt", "--agent", "ExampleBot", "/private/x")
+	want := "robots.txt\t" + moved.URL + "/robots.txt\nfinal-url\t" + s.URL + "/robots.txt\nredirects\t1\nstatus\t200\n"
+	if !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "disallowed\t/private/x\n") {
+		t.Errorf("output:\n%s\nwant it to start with:\n%s", out, want)
+	}
+}
+
+func TestFetchCLI_Faults(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer s.Close()
+	status, out, _ := runFetchCLI(t, s.URL, "--agent", "ExampleBot", "--explain", "/x")
+	if status != exitOK || !strings.Contains(out, "status\t503\nsource\tunreachable-default\n") ||
+		!strings.Contains(out, "\nerror\t") || !strings.HasSuffix(out, "disallowed\t/x\t-\n") {
+		t.Errorf("503: status %d, output:\n%s", status, out)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	status, out, _ = runFetchCLI(t, "http://"+addr+"/", "/x")
+	if status != exitOK || !strings.Contains(out, "status\t0\nsource\tunreachable-default\n") || !strings.HasSuffix(out, "disallowed\t/x\n") {
+		t.Errorf("refused: status %d, output:\n%s", status, out)
+	}
+
+	s404 := httptest.NewServer(http.NotFoundHandler())
+	defer s404.Close()
+	_, out, _ = runFetchCLI(t, s404.URL, "--semantics", "koster1996", "/x")
+	if !strings.Contains(out, "status\t404\nsource\tunavailable-default\n") || !strings.HasSuffix(out, "allowed\t/x\n") {
+		t.Errorf("404: output:\n%s", out)
+	}
+}
+
+func TestFetchCLI_Usage(t *testing.T) {
+	s, _ := fetchSite(t)
+	tests := []struct {
+		args    []string
+		wantErr string
+	}{
+		{nil, "a site URL is required"},
+		{[]string{"--agent"}, "flag needs an argument"},
+		{[]string{"--bogus", s.URL}, "flag provided but not defined"},
+		{[]string{s.URL, "--semantics", "nope"}, "unknown semantics"},
+		{[]string{"/relative"}, "no scheme"},
+		{[]string{"ftp:/x"}, "no host"},
+		{[]string{"gopher://example.com/"}, "unsupported scheme"},
+		{[]string{s.URL, "relative/path"}, "not a URL or path"},
+		{[]string{s.URL, "http://other.example/x"}, "is governed by http://other.example/robots.txt"},
+		{[]string{s.URL, "--timeout", "-1s"}, "--timeout must be positive"},
+	}
+	for _, tt := range tests {
+		status, out, errs := runFetchCLI(t, tt.args...)
+		if status != exitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.wantErr) {
+			t.Errorf("fetch %q: status %d, stdout %q, stderr %q; want 2 and %q", tt.args, status, out, errs, tt.wantErr)
+		}
+	}
+	// ftp has a robots.txt URL but is not fetched.
+	status, _, errs := runFetchCLI(t, "ftp://example.com/")
+	if status != exitUsage || !strings.Contains(errs, "http and https only") {
+		t.Errorf("ftp: status %d, stderr %q", status, errs)
+	}
+	status, out, _ := runFetchCLI(t, "--help")
+	if status != exitOK || !strings.HasPrefix(out, "Usage: robotstxt fetch") {
+		t.Errorf("--help: status %d, output %q", status, out)
+	}
+}
