@@ -1,10 +1,28 @@
 // Package engine is the public API of robotstxt: compile a robots.txt once,
-// then decide URLs for one or several crawlers in one pass over each URL.
+// then decide URLs for one or several crawlers, each URL in one pass over its
+// bytes, without allocating.
+//
+// Compile parses the file (package compile) into plain data. Matcher selects
+// the groups that apply to a crawler's product tokens, merges their rules,
+// gives each rule its priority (Priority: longest pattern, allow on ties, or
+// file order for Koster1996) and compiles the patterns into automata (package
+// automaton). Decide extracts the URL's path, brings it to the semantics'
+// canonical form while feeding it to the automata, and maps the winning
+// pattern back to its rule. The built-in rules that are not patterns of the
+// file (RFC 9309's always-allowed /robots.txt, Google's index.htm rule) live
+// here, not in the automata.
+//
+// A Robots and its Matchers are immutable once built and safe for concurrent
+// use; matchers are built on first use and cached.
 package engine
 
-import "github.com/seed-275a9bd5/robotstxt/compile"
+import (
+	"sync"
+	"sync/atomic"
 
-// STUB: the API shape; bodies are being written.
+	"github.com/seed-275a9bd5/robotstxt/automaton"
+	"github.com/seed-275a9bd5/robotstxt/compile"
+)
 
 // Semantics re-exports compile.Semantics.
 type Semantics = compile.Semantics
@@ -15,54 +33,154 @@ const (
 	Koster1996 = compile.Koster1996
 )
 
-// DefaultStateBudget bounds the states of one automaton.
-const DefaultStateBudget = 1 << 14
+// DefaultStateBudget bounds the states of one automaton; see
+// automaton.DefaultStateBudget.
+const DefaultStateBudget = automaton.DefaultStateBudget
 
-// Options configure Compile. The zero value is valid.
+// MaxCachedMatchers is the number of distinct agent selections a Robots
+// caches. Crawlers ask for one or a few; a caller that passes many distinct
+// (for example attacker-chosen) agent strings gets correct matchers beyond
+// this number, built anew each time instead of growing memory without bound.
+const MaxCachedMatchers = 64
+
+// Options configure Compile. The zero value is valid: RFC9309 semantics,
+// compile.DefaultMaxFileSize, DefaultStateBudget.
 type Options struct {
-	Semantics   Semantics
-	MaxFileSize int // see compile.DefaultMaxFileSize; 0 means the default
-	StateBudget int // 0 means DefaultStateBudget
+	Semantics Semantics
+	// MaxFileSize is the number of bytes of the body that are read; 0 or any
+	// value below compile.DefaultMaxFileSize means that default.
+	MaxFileSize int
+	// StateBudget bounds each automaton; 0 means DefaultStateBudget.
+	StateBudget int
 }
 
-// Robots is a compiled robots.txt. It is immutable and safe for concurrent use.
-type Robots struct{}
+// Robots is a compiled robots.txt. It is immutable and safe for concurrent
+// use; its matchers are built on first use and cached.
+type Robots struct {
+	file  *compile.File
+	opts  Options
+	fixed Reason // ReasonAllowAll or ReasonDisallowAll for the fixed answers, else 0
 
-// Compile parses body and prepares it for decisions. It never fails.
-func Compile(body []byte, opts Options) *Robots { panic("stub") }
+	mu       sync.Mutex                              // serialises cache writes
+	matchers atomic.Pointer[map[string]*matcherOnce] // copy-on-write cache
+}
 
-// AllowAll returns a Robots that allows every URL (an unavailable robots.txt).
-func AllowAll(opts Options) *Robots { panic("stub") }
+type matcherOnce struct {
+	once sync.Once
+	done atomic.Bool // set once m is built
+	m    *Matcher
+}
 
-// DisallowAll returns a Robots that disallows every URL (an unreachable robots.txt).
-func DisallowAll(opts Options) *Robots { panic("stub") }
+// Compile parses body and prepares it for decisions. It never fails: what
+// the parser did not understand is in File().Diagnostics.
+func Compile(body []byte, opts Options) *Robots {
+	f := compile.Parse(body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize})
+	return &Robots{file: f, opts: opts}
+}
 
-// File returns the parsed file (plain data). Callers must not modify it.
-func (r *Robots) File() *compile.File { panic("stub") }
+// AllowAll returns a Robots that allows every URL, as for a robots.txt that
+// is unavailable (HTTP 4xx).
+func AllowAll(opts Options) *Robots {
+	return &Robots{file: &compile.File{Semantics: opts.Semantics}, opts: opts, fixed: ReasonAllowAll}
+}
 
-// Matcher returns the matcher for a crawler with the given product tokens,
-// built on first use and cached. Safe for concurrent use.
-func (r *Robots) Matcher(tokens ...string) *Matcher { panic("stub") }
+// DisallowAll returns a Robots that disallows every URL, as for a robots.txt
+// that is unreachable (HTTP 5xx, network errors).
+func DisallowAll(opts Options) *Robots {
+	return &Robots{file: &compile.File{Semantics: opts.Semantics}, opts: opts, fixed: ReasonDisallowAll}
+}
 
-// Allowed reports whether the crawler with product token agent may fetch url.
-func (r *Robots) Allowed(agent, url string) bool { panic("stub") }
+// File returns the parsed file. It is shared: callers must not modify it.
+func (r *Robots) File() *compile.File { return r.file }
 
-// Matcher decides URLs for one crawler. Immutable, safe for concurrent use.
-type Matcher struct{}
+// Semantics returns the semantics r was compiled with.
+func (r *Robots) Semantics() Semantics { return r.opts.Semantics }
+
+// Sitemaps returns the sitemap URLs of the file, in order.
+func (r *Robots) Sitemaps() []compile.Sitemap { return r.file.Sitemaps }
+
+// Matcher returns the matcher for a crawler with the given product tokens
+// (for example "Googlebot-Image", "Googlebot"): every group naming any of
+// them applies, else the "*" groups. It is built on first use and cached;
+// safe for concurrent use. Once cached, looking it up allocates nothing.
+func (r *Robots) Matcher(tokens ...string) *Matcher {
+	var buf [128]byte
+	key := buf[:0]
+	for i, t := range tokens {
+		if i > 0 {
+			key = append(key, 0)
+		}
+		key = append(key, t...)
+	}
+	if mp := r.matchers.Load(); mp != nil {
+		if e, ok := (*mp)[string(key)]; ok && e.done.Load() {
+			return e.m
+		}
+	}
+	return r.matcherSlow(string(key), tokens)
+}
+
+// matcherSlow builds (or waits for) the cached matcher; tokens is copied, so
+// that Matcher's variadic slice does not escape.
+func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
+	toks := append([]string(nil), tokens...)
+	r.mu.Lock()
+	var e *matcherOnce
+	old := r.matchers.Load()
+	if old != nil {
+		e = (*old)[key]
+	}
+	if e == nil {
+		if old != nil && len(*old) >= MaxCachedMatchers {
+			r.mu.Unlock()
+			return r.build(toks)
+		}
+		e = &matcherOnce{}
+		next := make(map[string]*matcherOnce, 1+lenMap(old))
+		if old != nil {
+			for k, v := range *old {
+				next[k] = v
+			}
+		}
+		next[key] = e
+		r.matchers.Store(&next)
+	}
+	r.mu.Unlock()
+	e.once.Do(func() {
+		e.m = r.build(toks)
+		e.done.Store(true)
+	})
+	return e.m
+}
+
+func lenMap(m *map[string]*matcherOnce) int {
+	if m == nil {
+		return 0
+	}
+	return len(*m)
+}
+
+// Allowed reports whether the crawler with product token agent may fetch url
+// (absolute, or a path starting with '/').
+func (r *Robots) Allowed(agent, url string) bool {
+	return r.Matcher(agent).Decide(url).Allowed
+}
 
 // Rule identifies the rule that decided.
 type Rule struct {
-	Line    int // 0 when no rule decided
+	Line    int // 1-based line in the file; 0 when no rule of the file decided
 	Kind    compile.RuleKind
-	Pattern string // normalised pattern
-	Value   string // as written
+	Pattern string // the normalised pattern that matched
+	Value   string // the value as written
 }
 
 // Decision is the answer for one URL.
 type Decision struct {
 	Allowed bool
-	Rule    Rule // Rule.Line == 0: no rule matched (or a built-in rule decided, see Reason)
-	Reason  Reason
+	// Rule is the deciding rule; Rule.Line is 0 when no rule of the file
+	// decided (see Reason).
+	Rule   Rule
+	Reason Reason
 }
 
 // Reason says what decided.
@@ -72,23 +190,16 @@ const (
 	ReasonNoMatch     Reason = iota // no rule matched: allowed
 	ReasonRule                      // Rule decided
 	ReasonRobotsTxt                 // RFC9309: /robots.txt is always allowed
-	ReasonIndexHTM                  // Google: an allow rule ending in /index.htm* allowed its directory
-	ReasonAllowAll                  // the Robots allows everything (unavailable file)
-	ReasonDisallowAll               // the Robots disallows everything (unreachable file)
+	ReasonIndexHTM                  // Google: an allow rule ending in /index.htm* allowed its directory (Rule is that allow line, Pattern the directory with '$')
+	ReasonAllowAll                  // the Robots allows everything (robots.txt unavailable)
+	ReasonDisallowAll               // the Robots disallows everything (robots.txt unreachable)
 )
 
-// Decide decides a URL (absolute, or a path starting with '/'). It allocates nothing.
-func (m *Matcher) Decide(url string) Decision { panic("stub") }
+var reasonNames = [...]string{"no-match", "rule", "robots.txt", "index.htm", "allow-all", "disallow-all"}
 
-// DecidePath decides an already-extracted path (path + params + query).
-func (m *Matcher) DecidePath(path string) Decision { panic("stub") }
-
-// Stats describes a matcher's automata.
-type Stats struct {
-	Rules, Automata, States, Classes, Bytes int
+func (r Reason) String() string {
+	if int(r) < len(reasonNames) {
+		return reasonNames[r]
+	}
+	return "reason?"
 }
-
-func (m *Matcher) Stats() Stats { panic("stub") }
-
-// String dumps the merged rules in priority order and the automata.
-func (m *Matcher) String() string { panic("stub") }

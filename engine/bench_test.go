@@ -1,0 +1,100 @@
+package engine_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
+	"github.com/seed-275a9bd5/robotstxt/internal/gen"
+)
+
+type namedInput struct {
+	name string
+	body []byte
+}
+
+func benchInputs(b *testing.B) []namedInput {
+	in := []namedInput{
+		{"small", gen.Robots(10, 1, false)},
+		{"large", gen.Robots(500, 2, true)},
+	}
+	if dir := corpus.Dir(); dir != "" {
+		for _, f := range []string{"www.google.com.txt", "en.wikipedia.org.txt", "www.amazon.com.txt", "docs.oracle.com.txt"} {
+			if body, err := os.ReadFile(filepath.Join(dir, "files", f)); err == nil {
+				in = append(in, namedInput{f, body})
+			}
+		}
+	}
+	return in
+}
+
+// BenchmarkMatcher_Decide decides 1,000 realistic URLs per iteration group;
+// ns/op is per URL.
+func BenchmarkMatcher_Decide(b *testing.B) {
+	for _, in := range benchInputs(b) {
+		for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google} {
+			b.Run(in.name+"/"+sem.String(), func(b *testing.B) {
+				m := engine.Compile(in.body, engine.Options{Semantics: sem}).Matcher("Googlebot")
+				urls := gen.URLs(in.body, 1000, 3)
+				total := 0
+				for _, u := range urls {
+					total += len(u)
+				}
+				b.SetBytes(int64(total / len(urls)))
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					m.Decide(urls[i%len(urls)])
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkMatcher_DecideScaling shows decide time against the number of
+// rules: it should stay flat.
+func BenchmarkMatcher_DecideScaling(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000} {
+		body := gen.Robots(n, int64(n), true)
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			m := engine.Compile(body, engine.Options{}).Matcher("*")
+			urls := gen.URLs(body, 1000, 4)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				m.Decide(urls[i%len(urls)])
+			}
+		})
+	}
+}
+
+// BenchmarkCompile measures parse + automaton for one agent.
+func BenchmarkCompile(b *testing.B) {
+	for _, in := range benchInputs(b) {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.body)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				engine.Compile(in.body, engine.Options{}).Matcher("Googlebot")
+			}
+		})
+	}
+}
+
+// BenchmarkCompileScaling shows compile time against the number of rules:
+// it should grow linearly.
+func BenchmarkCompileScaling(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000} {
+		body := gen.Robots(n, int64(n), true)
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				engine.Compile(body, engine.Options{}).Matcher("*")
+			}
+		})
+	}
+}

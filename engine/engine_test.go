@@ -1,0 +1,193 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/fuzz"
+)
+
+// runTable runs the engine-independent conformance table for one semantics.
+func runTable(t *testing.T, sem compile.Semantics) {
+	cases, err := fuzz.LoadConformance("../testdata/conformance.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		want, ok := c.Expect[sem.String()]
+		if !ok {
+			continue
+		}
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			r := engine.Compile(c.Body(), engine.Options{Semantics: sem})
+			d := r.Matcher(c.Agents...).Decide(c.URL)
+			if d.Allowed != want.Allowed || d.Rule.Line != want.Line {
+				t.Errorf("%s (%s): got allowed=%v line=%d (%s), want allowed=%v line=%d\nrobots: %q\nagents: %q\nurl: %q",
+					c.Name, c.Source, d.Allowed, d.Rule.Line, d.Reason, want.Allowed, want.Line, c.Body(), c.Agents, c.URL)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatalf("no %s cases in the table", sem)
+	}
+}
+
+func TestRFC9309_ConformanceTable(t *testing.T)    { runTable(t, engine.RFC9309) }
+func TestGoogle_ConformanceTable(t *testing.T)     { runTable(t, engine.Google) }
+func TestKoster1996_ConformanceTable(t *testing.T) { runTable(t, engine.Koster1996) }
+
+// TestEngineMatchesReference_GeneratedURLs compares the engine with the
+// reference matcher on every table body, for URLs made from its patterns.
+func TestEngineMatchesReference_TableBodies(t *testing.T) {
+	cases, err := fuzz.LoadConformance("../testdata/conformance.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		for _, sem := range []compile.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
+			body := c.Body()
+			r := engine.Compile(body, engine.Options{Semantics: sem})
+			urls := append([]string{c.URL}, fuzz.URLsFromPatterns(r.File(), 3)...)
+			for _, u := range urls {
+				got := r.Matcher(c.Agents...).Decide(u)
+				want := fuzz.Decide(body, c.Agents, u, sem)
+				if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
+					t.Errorf("%s: engine and reference disagree on %q in %s: engine allowed=%v line=%d, reference allowed=%v line=%d\n%s",
+						c.Name, u, sem, got.Allowed, got.Rule.Line, want.Allowed, want.Line, fuzz.Reproducer(body, c.Agents, u, sem))
+				}
+			}
+		}
+	}
+}
+
+// TestRFC9309_RobotsTxtAlwaysAllowed: RFC 9309 section 2.2.? "/robots.txt"
+// is implicitly allowed; SEMANTICS 4.
+func TestRFC9309_RobotsTxtAlwaysAllowed(t *testing.T) {
+	body := []byte("User-agent: *\nDisallow: /\n")
+	for _, u := range []string{"/robots.txt", "http://example.com/robots.txt", "/robots%2Etxt"} {
+		d := engine.Compile(body, engine.Options{}).Matcher("bot").Decide(u)
+		if !d.Allowed || d.Reason != engine.ReasonRobotsTxt {
+			t.Errorf("%s: %+v, want allowed by the robots.txt rule", u, d)
+		}
+	}
+	// Not in Google semantics, and not for other paths.
+	if d := engine.Compile(body, engine.Options{Semantics: engine.Google}).Matcher("bot").Decide("/robots.txt"); d.Allowed {
+		t.Errorf("Google: /robots.txt allowed: %+v", d)
+	}
+	if d := engine.Compile(body, engine.Options{}).Matcher("bot").Decide("/robots.txt?x"); d.Allowed {
+		t.Errorf("RFC9309: /robots.txt?x allowed: %+v", d)
+	}
+}
+
+// TestGoogle_IndexHTM: Google's library lets "Allow: /d/index.html" allow
+// "/d/" exactly; SEMANTICS 4.
+func TestGoogle_IndexHTM(t *testing.T) {
+	r := engine.Compile([]byte("User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n"), engine.Options{Semantics: engine.Google})
+	m := r.Matcher("bot")
+	for u, want := range map[string]bool{"/d/": true, "/d/index.html": true, "/d/x": false, "/d/?q": false} {
+		if d := m.Decide(u); d.Allowed != want {
+			t.Errorf("%s: %+v, want allowed=%v", u, d, want)
+		}
+	}
+	if d := m.Decide("/d/"); d.Reason != engine.ReasonIndexHTM || d.Rule.Line != 3 || d.Rule.Pattern != "/d/$" {
+		t.Errorf("/d/ decided by %+v", d)
+	}
+	// Not in RFC9309.
+	if d := engine.Compile([]byte("User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n"), engine.Options{}).Matcher("bot").Decide("/d/"); d.Allowed {
+		t.Errorf("RFC9309 allowed /d/: %+v", d)
+	}
+}
+
+func TestAllowAllDisallowAll(t *testing.T) {
+	if d := engine.AllowAll(engine.Options{}).Matcher("x").Decide("/a"); !d.Allowed || d.Reason != engine.ReasonAllowAll {
+		t.Errorf("AllowAll: %+v", d)
+	}
+	if d := engine.DisallowAll(engine.Options{}).Matcher("x").Decide("/robots.txt"); d.Allowed || d.Reason != engine.ReasonDisallowAll {
+		t.Errorf("DisallowAll: %+v", d)
+	}
+}
+
+var allocBody = []byte(`User-agent: *
+Disallow: /private/
+Allow: /private/public$
+Disallow: /*.pdf$
+Disallow: /*?session=
+Allow: /
+User-agent: Googlebot
+Disallow: /nogoogle
+`)
+
+// TestDecide_NoAllocs asserts the decision path allocates nothing, also for
+// URLs that must be rewritten and paths that need a leading slash.
+func TestDecide_NoAllocs(t *testing.T) {
+	for _, sem := range []compile.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
+		m := engine.Compile(allocBody, engine.Options{Semantics: sem}).Matcher("Googlebot-Image", "Googlebot")
+		r := engine.Compile(allocBody, engine.Options{Semantics: sem})
+		r.Allowed("bot", "/") // build and cache
+		long := "https://example.com/" + strings.Repeat("caf%c3%a9/%7Euser/", 40) + "?q=*$"
+		for _, u := range []string{
+			"https://example.com/private/public",
+			"/a/b/c.pdf",
+			"http://example.com?session=1",
+			"https://user:pw@[::1]:8080/~joe/%7Ejoe/ä?x#frag",
+			long,
+		} {
+			if a := testing.AllocsPerRun(50, func() { m.Decide(u); m.DecidePath(u); r.Allowed("bot", u) }); a != 0 {
+				t.Errorf("%s: Decide(%q) allocates %v", sem, u, a)
+			}
+		}
+	}
+}
+
+// TestConcurrentMatchers decides from many goroutines while matchers are
+// built lazily; run with -race.
+func TestConcurrentMatchers(t *testing.T) {
+	r := engine.Compile(allocBody, engine.Options{})
+	agents := []string{"Googlebot", "bingbot", "x", "Googlebot", "*"}
+	var wg sync.WaitGroup
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				a := agents[(g+i)%len(agents)]
+				got := r.Allowed(a, "/private/x")
+				want := a == "Googlebot" // Googlebot's group does not disallow /private/
+				if got != want {
+					t.Errorf("agent %s: allowed=%v", a, got)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+}
+
+// TestMatcherCacheBounded checks that distinct agents beyond
+// MaxCachedMatchers still get correct matchers.
+func TestMatcherCacheBounded(t *testing.T) {
+	r := engine.Compile(allocBody, engine.Options{})
+	for i := 0; i < engine.MaxCachedMatchers*3; i++ {
+		if r.Allowed(fmt.Sprintf("bot%d", i), "/private/x") {
+			t.Fatal("wrong decision past the cache bound")
+		}
+	}
+	if r.Matcher("Googlebot") != r.Matcher("Googlebot") && r.Matcher("Googlebot") == nil {
+		t.Fatal("nil matcher")
+	}
+}
+
+func TestMatcher_String(t *testing.T) {
+	s := engine.Compile(allocBody, engine.Options{}).Matcher("bot").String()
+	for _, want := range []string{"selected: global", "line 3: allow /private/public$", "automaton 0:"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("dump lacks %q:\n%s", want, s)
+		}
+	}
+}

@@ -1,0 +1,599 @@
+// Package fetch is the access method of robots.txt (SEMANTICS.md section 5):
+// it finds the robots.txt that governs a URL, fetches it over HTTP, compiles
+// it with engine.Compile, and caches the result, so that a crawler can ask
+// "may I fetch this URL?" in one call.
+//
+// The algorithm: a page URL is reduced to its origin, scheme://host[:port],
+// which keys the cache (see RobotsURL). A fresh cache entry answers at once,
+// without allocating and without reading the clock (a timer per entry marks
+// it expired). Otherwise one fetch per origin runs, however many
+// lookups wait for it (single flight): GET /robots.txt, following up to five
+// redirects, also to other hosts, and reading at most the file size limit
+// (500 KiB). The answer is classified:
+//
+//   - 2xx: the body is parsed (Fetched); it stays fresh for 24 hours, or for
+//     the Cache-Control max-age bounded by MinTTL and MaxTTL.
+//   - 4xx other than 429, more than five redirects: there is no robots.txt,
+//     everything is allowed (UnavailableDefault), as fresh as a 2xx.
+//   - 429, 5xx, timeouts, DNS, connection, TLS and transfer errors: the file
+//     is unreachable. The last copy fetched within 30 days is used (Stale);
+//     without one everything is disallowed (UnreachableDefault), until 30
+//     days after the site last answered (or after the first failure, when it
+//     never did), when everything is allowed again. Such a result is retried
+//     after a minute, backing off to an hour.
+//   - Koster1996 semantics only: 401 and 403 disallow everything
+//     (ForbiddenDefault), and a fetched file stays fresh for 7 days.
+//
+// The cache is bounded in entries and in bytes (robots.txt body sizes plus a
+// fixed overhead per entry) and evicts the least recently used entry.
+package fetch
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
+)
+
+const (
+	// DefaultUserAgent is the User-Agent header sent when Options.UserAgent
+	// is empty. A crawler should send its own, naming its product token:
+	// some sites serve a different robots.txt per crawler.
+	DefaultUserAgent = "robotstxt-go"
+
+	// DefaultTimeout bounds one fetch, from the request to the last body
+	// byte, redirects included: 30 seconds is what common crawlers allow a
+	// slow server, and a robots.txt of 500 KiB needs less than that at any
+	// usable bandwidth.
+	DefaultTimeout = 30 * time.Second
+
+	// DefaultMaxRedirects is the number of redirects followed: RFC 9309
+	// section 2.3.1.2 asks for at least five, and Google follows five.
+	DefaultMaxRedirects = 5
+
+	// DefaultTTL is how long a fetched result stays fresh without a
+	// Cache-Control max-age: 24 hours, RFC 9309 section 2.4 and Google.
+	DefaultTTL = 24 * time.Hour
+
+	// DefaultKoster1996TTL is DefaultTTL in Koster1996 semantics: the 1996
+	// draft suggests a cached copy be used for up to 7 days.
+	DefaultKoster1996TTL = 7 * 24 * time.Hour
+
+	// DefaultMinTTL is the shortest freshness a Cache-Control max-age (also
+	// max-age=0, no-cache, no-store) can ask for: one minute keeps a site
+	// that forbids caching from being asked for its robots.txt before every
+	// page, while a change still takes effect at once for a human.
+	DefaultMinTTL = time.Minute
+
+	// DefaultMaxTTL is the longest freshness a Cache-Control max-age can
+	// ask for: a week, the 1996 draft's suggestion, so that a change of the
+	// file is seen within a week whatever the server once said.
+	DefaultMaxTTL = 7 * 24 * time.Hour
+
+	// DefaultRetryTTL is how long an unreachable result (stale or default)
+	// is kept before the next attempt: a minute, so that a short outage
+	// blocks a site for a minute only. Each further failure in a row
+	// doubles it, up to DefaultMaxRetryTTL. A Retry-After header of a 429
+	// or 5xx is honoured within the same bounds.
+	DefaultRetryTTL = time.Minute
+
+	// DefaultMaxRetryTTL is the longest wait between two attempts to fetch
+	// an unreachable robots.txt: an hour bounds both the load on a failing
+	// server and how long a recovered site stays blocked.
+	DefaultMaxRetryTTL = time.Hour
+
+	// DefaultMaxStale is how long the last copy of a robots.txt is used
+	// while it is unreachable, counted from when it was fetched, and how
+	// long a site that never answered is disallowed: 30 days, as Google
+	// does and RFC 9309 section 2.4 allows.
+	DefaultMaxStale = 30 * 24 * time.Hour
+
+	// DefaultMaxEntries bounds the number of cached robots.txt results:
+	// ten thousand sites covers the working set of a crawler with
+	// thousands of hosts in flight.
+	DefaultMaxEntries = 10000
+
+	// DefaultMaxBytes bounds the bytes the cache holds, counted as body
+	// size plus EntryOverhead per entry: 64 MiB holds 10,000 typical files
+	// (a few KiB each) or a hundred of the largest (500 KiB).
+	DefaultMaxBytes = 64 << 20
+
+	// EntryOverhead is what an entry costs against MaxBytes besides its
+	// body: the cache key, the Result and the compiled automata of a small
+	// file.
+	EntryOverhead = 1 << 10
+)
+
+// Options configure a Client. The zero value is valid: every zero field
+// means its default.
+type Options struct {
+	// Engine configures the compilation of fetched files: semantics, file
+	// size limit (also the number of body bytes read) and state budget.
+	Engine engine.Options
+	// UserAgent is the User-Agent header of every request (DefaultUserAgent).
+	UserAgent string
+	// HTTPClient makes the requests (a client on http.DefaultTransport).
+	// It is copied; its CheckRedirect is replaced by the Client's own.
+	HTTPClient *http.Client
+	// Timeout bounds each fetch (DefaultTimeout).
+	Timeout time.Duration
+	// MaxRedirects is the number of redirects followed
+	// (DefaultMaxRedirects); a negative value follows none.
+	MaxRedirects int
+	// TTL is the freshness of a result without Cache-Control max-age
+	// (DefaultTTL, or DefaultKoster1996TTL in Koster1996 semantics).
+	TTL time.Duration
+	// MinTTL and MaxTTL bound the freshness Cache-Control asks for
+	// (DefaultMinTTL, DefaultMaxTTL).
+	MinTTL, MaxTTL time.Duration
+	// RetryTTL and MaxRetryTTL bound the wait before fetching an
+	// unreachable robots.txt again (DefaultRetryTTL, DefaultMaxRetryTTL).
+	RetryTTL, MaxRetryTTL time.Duration
+	// MaxStale is how long a copy is used while unreachable (DefaultMaxStale).
+	MaxStale time.Duration
+	// MaxEntries and MaxBytes bound the cache (DefaultMaxEntries,
+	// DefaultMaxBytes).
+	MaxEntries int
+	MaxBytes   int64
+	// Now is the clock (time.Now); tests inject their own.
+	Now func() time.Time
+}
+
+// Client fetches, compiles and caches robots.txt files. It is safe for
+// concurrent use; create one per crawler and share it.
+type Client struct {
+	engineOpts  engine.Options
+	userAgent   string
+	http        *http.Client
+	timeout     time.Duration
+	maxFileSize int
+	ttl         time.Duration
+	minTTL      time.Duration
+	maxTTL      time.Duration
+	retryTTL    time.Duration
+	maxRetryTTL time.Duration
+	maxStale    time.Duration
+	maxEntries  int
+	maxBytes    int64
+	now         func() time.Time
+	// realClock is set when Options.Now is nil: freshness is then kept
+	// by a timer per entry, so that a cache hit reads no clock (time.Now
+	// costs 20 to 100 ns, more than the rest of a hit).
+	realClock bool
+	// maxRedirects is the number of redirects followed.
+	maxRedirects int
+
+	compile     func([]byte) *engine.Robots
+	allowAll    *engine.Robots
+	disallowAll *engine.Robots
+
+	group   singleflight.Group
+	fetches atomic.Int64
+
+	mu      sync.Mutex // guards what follows
+	entries map[string]*entry
+	lru     entry // sentinel of the recency list: lru.next is the most recent
+	bytes   int64
+	hits    int64
+	misses  int64
+}
+
+// New returns a Client configured by opts.
+func New(opts Options) *Client {
+	c := &Client{
+		engineOpts:   opts.Engine,
+		userAgent:    or(opts.UserAgent, DefaultUserAgent),
+		timeout:      or(opts.Timeout, DefaultTimeout),
+		maxRedirects: or(opts.MaxRedirects, DefaultMaxRedirects),
+		maxFileSize:  compile.Options{MaxFileSize: opts.Engine.MaxFileSize}.EffectiveMaxFileSize(),
+		ttl:          opts.TTL,
+		minTTL:       or(opts.MinTTL, DefaultMinTTL),
+		maxTTL:       or(opts.MaxTTL, DefaultMaxTTL),
+		retryTTL:     or(opts.RetryTTL, DefaultRetryTTL),
+		maxRetryTTL:  or(opts.MaxRetryTTL, DefaultMaxRetryTTL),
+		maxStale:     or(opts.MaxStale, DefaultMaxStale),
+		maxEntries:   or(opts.MaxEntries, DefaultMaxEntries),
+		maxBytes:     or(opts.MaxBytes, DefaultMaxBytes),
+		now:          opts.Now,
+		entries:      make(map[string]*entry),
+	}
+	if opts.MaxRedirects < 0 {
+		c.maxRedirects = 0
+	}
+	if c.ttl <= 0 {
+		c.ttl = DefaultTTL
+		if opts.Engine.Semantics == engine.Koster1996 {
+			c.ttl = DefaultKoster1996TTL
+		}
+	}
+	c.maxTTL = max(c.maxTTL, c.minTTL)
+	c.maxRetryTTL = max(c.maxRetryTTL, c.retryTTL)
+	if c.now == nil {
+		c.now, c.realClock = time.Now, true
+	}
+	hc := &http.Client{}
+	if opts.HTTPClient != nil {
+		*hc = *opts.HTTPClient
+	}
+	hc.CheckRedirect = c.checkRedirect
+	c.http = hc
+	eo := opts.Engine
+	c.compile = func(body []byte) *engine.Robots { return engine.Compile(body, eo) }
+	c.allowAll = engine.AllowAll(eo)
+	c.disallowAll = engine.DisallowAll(eo)
+	c.lru.next, c.lru.prev = &c.lru, &c.lru
+	return c
+}
+
+// or returns v, or def when v is the zero value or negative.
+func or[T int | int64 | time.Duration | string](v, def T) T {
+	var zero T
+	if v <= zero {
+		return def
+	}
+	return v
+}
+
+// entry is the cache's record of one origin.
+type entry struct {
+	key string // origin: scheme://host[:port]
+	st  *state // the current result; fresh until st.res.Expires
+	// good is the result of the last 2xx fetch, kept while the file is
+	// unreachable for Stale results; nil after a 4xx or past MaxStale.
+	good *state
+	// reached is when the server last answered (2xx, 4xx, Koster 401/403);
+	// downSince is when the current run of failed fetches began.
+	reached, downSince time.Time
+	failures           int   // failed fetches in a row
+	cost               int64 // against Client.maxBytes
+	prev, next         *entry
+}
+
+// state is one immutable Result plus the matcher of the last agent that
+// asked, so that the hit path needs no lookup in the engine.
+type state struct {
+	res  Result
+	memo atomic.Pointer[agentMatcher]
+	// With the real clock, timer sets expired at res.Expires.
+	expired atomic.Bool
+	timer   *time.Timer
+}
+
+// fresh reports whether st is still fresh. With the real clock it reads no
+// clock: the state's timer marks it expired (a timer fires at most a few
+// milliseconds late, and uses the monotonic clock, so a change of the wall
+// clock does not expire or revive entries).
+func (c *Client) fresh(st *state) bool {
+	if c.realClock {
+		return !st.expired.Load()
+	}
+	return c.now().Before(st.res.Expires)
+}
+
+// arm starts the timer that expires st, with the real clock; now is the
+// time st.res.Expires was computed from.
+func (c *Client) arm(st *state, now time.Time) {
+	if !c.realClock {
+		return
+	}
+	d := st.res.Expires.Sub(now)
+	if d <= 0 {
+		st.expired.Store(true)
+		return
+	}
+	st.timer = time.AfterFunc(d, func() { st.expired.Store(true) })
+}
+
+// disarm stops st's timer, once st is no longer in the cache.
+func disarm(st *state) {
+	if st != nil && st.timer != nil {
+		st.timer.Stop()
+	}
+}
+
+type agentMatcher struct {
+	agent string
+	m     *engine.Matcher
+}
+
+// matcher returns the matcher of res.Robots for agent, memoised.
+func (s *state) matcher(agent string) *engine.Matcher {
+	if p := s.memo.Load(); p != nil && p.agent == agent {
+		return p.m
+	}
+	m := s.res.Robots.Matcher(agent)
+	s.memo.Store(&agentMatcher{agent: strings.Clone(agent), m: m})
+	return m
+}
+
+// result returns the Result a lookup reports; hit says it was answered from
+// the cache.
+func (s *state) result(hit bool) Result {
+	r := s.res
+	if hit {
+		r.Hit = true
+		if r.Source == Fetched {
+			r.Source = Cached
+		}
+	}
+	return r
+}
+
+// Lookup returns the rules that govern pageURL: from the cache when fresh,
+// else fetched (one fetch per robots.txt URL however many lookups wait for
+// it). A failed fetch is no error: Result.Source and Result.Err report it and
+// Result.Robots holds the rules to apply. The error is non-nil only when
+// pageURL has no robots.txt (see RobotsURL; Client fetches http and https
+// only) or ctx ends before the result is known; Result.Source is then
+// NoSource.
+//
+// A fetch is not cancelled when ctx is (other lookups may wait for it); it is
+// bounded by Options.Timeout, and its result is cached.
+func (c *Client) Lookup(ctx context.Context, pageURL string) (Result, error) {
+	st, hit, err := c.lookup(ctx, pageURL)
+	if err != nil {
+		return Result{}, err
+	}
+	return st.result(hit), nil
+}
+
+// Allowed reports whether the crawler with product token agent may fetch
+// pageURL, with the Result it decided by (see Lookup). When the error is
+// non-nil, allowed is false. A cache hit allocates nothing when pageURL is
+// canonical (lower-case http(s) scheme and ASCII host, no default port, no
+// userinfo) and agent asked last for that site.
+func (c *Client) Allowed(ctx context.Context, agent, pageURL string) (bool, Result, error) {
+	st, hit, err := c.lookup(ctx, pageURL)
+	if err != nil {
+		return false, Result{}, err
+	}
+	d := st.matcher(agent).Decide(pageURL)
+	return d.Allowed, st.result(hit), nil
+}
+
+// Decide is Allowed with the whole engine.Decision (which rule decided).
+func (c *Client) Decide(ctx context.Context, agent, pageURL string) (engine.Decision, Result, error) {
+	st, hit, err := c.lookup(ctx, pageURL)
+	if err != nil {
+		return engine.Decision{}, Result{}, err
+	}
+	return st.matcher(agent).Decide(pageURL), st.result(hit), nil
+}
+
+// flight is what one single-flight fetch hands to the lookups waiting for it.
+type flight struct {
+	st  *state
+	hit bool
+}
+
+// lookup returns the state for pageURL's origin and whether it was a cache
+// hit.
+func (c *Client) lookup(ctx context.Context, pageURL string) (*state, bool, error) {
+	key, fast := fastOrigin(pageURL)
+	if !fast {
+		o, err := origin(pageURL)
+		if err != nil {
+			return nil, false, err
+		}
+		if !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
+			return nil, false, errors.New("robots.txt of " + pageURL + ": fetching supports http and https only")
+		}
+		key = o
+	}
+	c.mu.Lock()
+	if e := c.entries[key]; e != nil && c.fresh(e.st) {
+		c.touch(e)
+		c.hits++
+		st := e.st
+		c.mu.Unlock()
+		return st, true, nil
+	}
+	c.misses++
+	c.mu.Unlock()
+
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	if fast {
+		key = strings.Clone(key) // do not keep the page URL alive
+	}
+	ch := c.group.DoChan(key, func() (any, error) {
+		return c.refresh(ctx, key), nil
+	})
+	select {
+	case r := <-ch:
+		f := r.Val.(flight)
+		return f.st, f.hit, nil
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+}
+
+// refresh fetches the robots.txt of the origin key, unless a flight that
+// just ended left a fresh entry, and stores the result.
+func (c *Client) refresh(ctx context.Context, key string) flight {
+	c.mu.Lock()
+	if e := c.entries[key]; e != nil && c.fresh(e.st) {
+		c.touch(e)
+		st := e.st
+		c.mu.Unlock()
+		return flight{st: st, hit: true}
+	}
+	c.mu.Unlock()
+
+	r := c.get(ctx, key+robotsPath)
+	var robots *engine.Robots
+	if r.outcome == outcomeOK {
+		robots = c.compile(r.body) // outside the lock: it takes linear time
+	}
+	now := c.now()
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[key]
+	if e == nil {
+		e = &entry{key: key}
+		c.entries[key] = e
+		c.link(e)
+	}
+	st := c.apply(e, &r, robots, now)
+	c.arm(st, now)
+	disarm(e.st)
+	e.st = st
+	c.bytes -= e.cost
+	e.cost = EntryOverhead + int64(len(key))
+	if e.good != nil {
+		e.cost += int64(e.good.res.Size)
+	}
+	c.bytes += e.cost
+	c.touch(e)
+	c.evict(e)
+	return flight{st: st}
+}
+
+// apply turns the response r into the entry's new state (SEMANTICS.md
+// section 5), updating what e remembers across fetches. robots is r's
+// compiled body for outcomeOK.
+func (c *Client) apply(e *entry, r *response, robots *engine.Robots, now time.Time) *state {
+	st := &state{res: Result{
+		RobotsURL: e.key + robotsPath,
+		FinalURL:  r.finalURL,
+		Redirects: r.redirects,
+		Status:    r.status,
+		Size:      min(len(r.body), c.maxFileSize),
+		Truncated: r.truncated,
+		Fetched:   now,
+		Err:       r.err,
+	}}
+	res := &st.res
+	switch r.outcome {
+	case outcomeOK, outcomeUnavailable, outcomeForbidden:
+		res.Expires = now.Add(c.freshness(r))
+		e.reached, e.failures, e.good = now, 0, nil
+		switch r.outcome {
+		case outcomeOK:
+			res.Robots, res.Source = robots, Fetched
+			e.good = st
+		case outcomeUnavailable:
+			res.Robots, res.Source = c.allowAll, UnavailableDefault
+		default:
+			res.Robots, res.Source = c.disallowAll, ForbiddenDefault
+		}
+		return st
+	}
+
+	// Unreachable.
+	e.failures++
+	if e.failures == 1 {
+		e.downSince = now
+	}
+	retry := c.retry(e.failures, r.retryAfter)
+	res.Expires = now.Add(retry)
+	if g := e.good; g != nil && now.Sub(g.res.Fetched) < c.maxStale {
+		res.Robots, res.Source = g.res.Robots, Stale
+		res.Fetched, res.Size, res.Truncated = g.res.Fetched, g.res.Size, g.res.Truncated
+		if end := g.res.Fetched.Add(c.maxStale); end.Before(res.Expires) {
+			res.Expires = end // try again (or allow all) when the copy runs out
+		}
+		return st
+	}
+	e.good = nil
+	since := e.reached
+	if since.IsZero() {
+		since = e.downSince
+	}
+	if end := since.Add(c.maxStale); now.Before(end) {
+		res.Robots, res.Source = c.disallowAll, UnreachableDefault
+		if end.Before(res.Expires) {
+			res.Expires = end
+		}
+	} else {
+		res.Robots, res.Source = c.allowAll, UnavailableDefault
+	}
+	return st
+}
+
+// freshness returns how long a result that the server answered stays fresh:
+// Cache-Control max-age bounded by MinTTL and MaxTTL, else the TTL.
+func (c *Client) freshness(r *response) time.Duration {
+	if !r.hasMaxAge {
+		return c.ttl
+	}
+	return min(max(r.maxAge, c.minTTL), c.maxTTL)
+}
+
+// retry returns how long an unreachable result is kept after the given
+// number of failures in a row: RetryTTL doubled per failure, or the server's
+// Retry-After, bounded by RetryTTL and MaxRetryTTL.
+func (c *Client) retry(failures int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 {
+		return min(max(retryAfter, c.retryTTL), c.maxRetryTTL)
+	}
+	d := c.retryTTL
+	for i := 1; i < failures && d < c.maxRetryTTL; i++ {
+		d *= 2
+	}
+	return min(d, c.maxRetryTTL)
+}
+
+// link inserts e at the front of the recency list. c.mu is held.
+func (c *Client) link(e *entry) {
+	e.prev, e.next = &c.lru, c.lru.next
+	c.lru.next.prev = e
+	c.lru.next = e
+}
+
+// touch moves e to the front of the recency list. c.mu is held.
+func (c *Client) touch(e *entry) {
+	if c.lru.next == e {
+		return
+	}
+	e.prev.next, e.next.prev = e.next, e.prev
+	c.link(e)
+}
+
+// evict removes least recently used entries until the cache is within its
+// bounds, keeping keep unless it alone is over them. c.mu is held.
+func (c *Client) evict(keep *entry) {
+	for len(c.entries) > c.maxEntries || c.bytes > c.maxBytes {
+		e := c.lru.prev
+		if e == keep { // keep is alone and still too large: drop it too
+			c.remove(e)
+			return
+		}
+		c.remove(e)
+	}
+}
+
+// remove deletes e from the cache. c.mu is held.
+func (c *Client) remove(e *entry) {
+	e.prev.next, e.next.prev = e.next, e.prev
+	e.prev, e.next = nil, nil
+	delete(c.entries, e.key)
+	c.bytes -= e.cost
+	disarm(e.st)
+}
+
+// Stats describes the cache.
+type Stats struct {
+	Entries int   // robots.txt results cached
+	Bytes   int64 // their cost against Options.MaxBytes
+	Hits    int64 // lookups answered by a fresh entry
+	Misses  int64 // lookups that needed a fetch (or waited for one)
+	Fetches int64 // requests made (redirects not counted)
+}
+
+// Stats returns the cache's counters.
+func (c *Client) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Stats{Entries: len(c.entries), Bytes: c.bytes, Hits: c.hits, Misses: c.misses, Fetches: c.fetches.Load()}
+}

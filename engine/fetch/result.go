@@ -1,0 +1,109 @@
+package fetch
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/seed-275a9bd5/robotstxt/engine"
+)
+
+// Source says where the rules of a Result came from, so that a crawler can
+// log why it may or may not crawl a site.
+type Source uint8
+
+const (
+	// NoSource is the zero Source: the lookup failed (bad URL, cancelled
+	// context) and the Result holds no rules.
+	NoSource Source = iota
+	// Fetched: the robots.txt was fetched by this lookup (or by the
+	// concurrent lookup it waited for) with a 2xx status and parsed.
+	Fetched
+	// Cached: a fresh copy of a fetched robots.txt was in the cache.
+	Cached
+	// Stale: the robots.txt is unreachable now, and the last copy fetched
+	// within Options.MaxStale is used (SEMANTICS.md section 5). Result.Err
+	// says why the fetch failed; Result.Fetched is when the copy was fetched.
+	Stale
+	// UnreachableDefault: the robots.txt is unreachable (429, 5xx, timeout,
+	// DNS, connection, TLS or transfer error) and there is no usable copy:
+	// everything is disallowed until the next attempt.
+	UnreachableDefault
+	// UnavailableDefault: there is no robots.txt (4xx other than 429, a 3xx
+	// that was not followed, more than Options.MaxRedirects redirects), or it
+	// has been unreachable for longer than Options.MaxStale with no copy
+	// (then Result.Err is set): everything is allowed.
+	UnavailableDefault
+	// ForbiddenDefault: in Koster1996 semantics only, the server answered
+	// 401 or 403: everything is disallowed (the 1996 draft's reading).
+	ForbiddenDefault
+)
+
+var sourceNames = [...]string{
+	NoSource:           "none",
+	Fetched:            "fetched",
+	Cached:             "cached",
+	Stale:              "stale",
+	UnreachableDefault: "unreachable-default",
+	UnavailableDefault: "unavailable-default",
+	ForbiddenDefault:   "forbidden-default",
+}
+
+// String returns the source's short name: "fetched", "cached", "stale",
+// "unreachable-default", "unavailable-default", "forbidden-default" or
+// "none".
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return "Source(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Result is the outcome of one lookup: the rules to apply and where they came
+// from. It is a plain value; Robots is immutable and safe for concurrent use.
+type Result struct {
+	// Robots holds the rules: the parsed robots.txt for Fetched, Cached and
+	// Stale, engine.AllowAll for UnavailableDefault, engine.DisallowAll for
+	// UnreachableDefault and ForbiddenDefault. It is nil only with NoSource.
+	Robots *engine.Robots
+	// Source says where Robots came from.
+	Source Source
+	// Hit reports whether the lookup was answered from the cache without a
+	// request (Cached, and cached Stale or default results).
+	Hit bool
+	// RobotsURL is the robots.txt URL, the cache key (see RobotsURL).
+	RobotsURL string
+	// FinalURL is the URL the last response came from, after redirects; ""
+	// when no response was received.
+	FinalURL string
+	// Redirects is the number of redirects followed.
+	Redirects int
+	// Status is the HTTP status of the last response, 0 when there was none
+	// (timeout, DNS, connection or TLS error). For Stale it is the status of
+	// the failed fetch.
+	Status int
+	// Size is the number of body bytes parsed, at most the file size
+	// limit (of a Stale result: of the copy).
+	Size int
+	// Truncated reports whether the body was longer than the file size limit
+	// (only the first part was read and parsed).
+	Truncated bool
+	// Fetched is when the rules were fetched: for Stale, when the copy was
+	// fetched; for defaults, when the attempt that led to them was made.
+	Fetched time.Time
+	// Expires is when the rules stop being fresh: the next lookup after it
+	// fetches again.
+	Expires time.Time
+	// Err is why the fetch failed (Stale, UnreachableDefault, and
+	// UnavailableDefault after too many redirects or too long
+	// unreachable); nil otherwise.
+	Err error
+}
+
+// Allowed reports whether r's rules allow the crawler with product token
+// agent to fetch pageURL. It reports false when r holds no rules.
+func (r *Result) Allowed(agent, pageURL string) bool {
+	if r.Robots == nil {
+		return false
+	}
+	return r.Robots.Allowed(agent, pageURL)
+}

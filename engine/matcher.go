@@ -1,0 +1,242 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/seed-275a9bd5/robotstxt/automaton"
+	"github.com/seed-275a9bd5/robotstxt/compile"
+)
+
+// Matcher decides URLs for one crawler. It is immutable and safe for
+// concurrent use.
+type Matcher struct {
+	sem    Semantics
+	fixed  Reason
+	sel    compile.Selection
+	tokens []string
+	// refs[i] is what pattern i of set stands for.
+	refs []ref
+	set  *automaton.Set
+}
+
+// ref ties an automaton pattern to its rule.
+type ref struct {
+	rule    Rule
+	reason  Reason // ReasonRule, or ReasonIndexHTM for Google's synthetic allow
+	pattern string // the pattern as the priority counts it (with a final '$')
+	prio    uint64
+}
+
+// Priority returns the priority of a rule in semantics sem: the one place
+// where precedence is decided. order is the rule's position in file order
+// among the selected rules (a synthetic rule shares its line's order).
+//
+// RFC9309 and Google: the longest pattern (in bytes, after normalisation,
+// counting '*' and '$') wins; on equal length allow wins; among equals the
+// earlier line is reported. Koster1996: the first rule in file order wins.
+func Priority(sem Semantics, kind compile.RuleKind, patternLen, order int) uint64 {
+	first := uint64(^uint32(0)) - uint64(uint32(order)) // earlier is higher
+	if sem == Koster1996 {
+		return first
+	}
+	allow := uint64(0)
+	if kind == compile.Allow {
+		allow = 1
+	}
+	return uint64(patternLen)<<33 | allow<<32 | first
+}
+
+func (r *Robots) build(tokens []string) *Matcher {
+	m := &Matcher{sem: r.opts.Semantics, fixed: r.fixed, tokens: tokens}
+	if r.fixed != 0 {
+		m.set = automaton.Compile(nil, automaton.Options{})
+		return m
+	}
+	m.sel = r.file.Select(tokens...)
+	var pats []automaton.Pattern
+	for order, rule := range m.sel.Rules {
+		p := rule.Pattern
+		anchored := false
+		if m.sem != Koster1996 && strings.HasSuffix(p, "$") {
+			p, anchored = p[:len(p)-1], true
+		}
+		if m.sem == Koster1996 {
+			// Koster1996 patterns were normalised with '*' escaped; keep the
+			// automaton from reading any byte as a wildcard.
+			p = strings.ReplaceAll(p, "*", "%2A")
+		}
+		prio := Priority(m.sem, rule.Kind, len(rule.Pattern), order)
+		pats = append(pats, automaton.Pattern{Bytes: p, Anchored: anchored, Priority: prio})
+		m.refs = append(m.refs, ref{
+			rule:    Rule{Line: rule.Line, Kind: rule.Kind, Pattern: rule.Pattern, Value: rule.Value},
+			reason:  ReasonRule,
+			pattern: rule.Pattern,
+			prio:    prio,
+		})
+		if m.sem == Google && rule.Kind == compile.Allow {
+			if dir, ok := indexHTMDir(rule.Pattern); ok {
+				prio := Priority(m.sem, compile.Allow, len(dir)+1, order)
+				pats = append(pats, automaton.Pattern{Bytes: dir, Anchored: true, Priority: prio})
+				m.refs = append(m.refs, ref{
+					rule:    Rule{Line: rule.Line, Kind: compile.Allow, Pattern: dir + "$", Value: rule.Value},
+					reason:  ReasonIndexHTM,
+					pattern: dir + "$",
+					prio:    prio,
+				})
+			}
+		}
+	}
+	m.set = automaton.Compile(pats, automaton.Options{StateBudget: r.opts.StateBudget})
+	return m
+}
+
+// indexHTMDir implements Google's index.htm rule: an allow pattern whose last
+// '/'-segment starts with "/index.htm" also allows its directory exactly. It
+// returns the directory (up to and including the last '/').
+func indexHTMDir(p string) (string, bool) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 || !strings.HasPrefix(p[i:], "/index.htm") {
+		return "", false
+	}
+	return p[:i+1], true
+}
+
+// decisionBufSize is the stack buffer through which a URL that needs
+// rewriting (percent-encoding) is fed to the automata, chunk by chunk.
+const decisionBufSize = 256
+
+// Decide decides a URL: absolute (scheme://host/path?query) or a path that
+// starts with '/'. Its path, params and query are extracted and normalised as
+// the semantics says, and matched in one pass. It allocates nothing.
+func (m *Matcher) Decide(url string) Decision {
+	if m.fixed != 0 {
+		return m.fixedDecision()
+	}
+	slash, path := compile.PathSpan(url, m.sem)
+	return m.decide(slash, path)
+}
+
+// DecidePath decides an already-extracted path (path + params + query,
+// starting with '/'); it is normalised as the semantics says. It allocates
+// nothing.
+func (m *Matcher) DecidePath(path string) Decision {
+	if m.fixed != 0 {
+		return m.fixedDecision()
+	}
+	return m.decide(false, path)
+}
+
+func (m *Matcher) fixedDecision() Decision {
+	return Decision{Allowed: m.fixed == ReasonAllowAll, Reason: m.fixed}
+}
+
+func (m *Matcher) decide(slash bool, path string) Decision {
+	var idx int
+	isRobotsTxt := false
+	if !slash && (m.sem == Google || !compile.PathNeedsNormalizing(path, m.sem)) {
+		idx = m.set.Match(path)
+		isRobotsTxt = path == "/robots.txt"
+	} else {
+		idx, isRobotsTxt = m.decideSlow(slash, path)
+	}
+	if m.sem == RFC9309 && isRobotsTxt {
+		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
+	}
+	if idx == automaton.NoMatch {
+		return Decision{Allowed: true, Reason: ReasonNoMatch}
+	}
+	rf := &m.refs[idx]
+	return Decision{Allowed: rf.rule.Kind == compile.Allow, Rule: rf.rule, Reason: rf.reason}
+}
+
+// decideSlow feeds "/"+path (when slash) through the normaliser into the
+// automata, through a stack buffer, and reports whether the normalised path
+// is exactly "/robots.txt".
+func (m *Matcher) decideSlow(slash bool, path string) (int, bool) {
+	var buf [decisionBufSize]byte
+	sc := m.set.Scanner()
+	const robots = "/robots.txt"
+	seen := 0 // bytes of output so far that equal robots's prefix; -1 once they differ
+	emit := func(b []byte) {
+		if seen >= 0 {
+			if seen+len(b) <= len(robots) && robots[seen:seen+len(b)] == string(b) {
+				seen += len(b)
+			} else {
+				seen = -1
+			}
+		}
+		sc.Write(b)
+	}
+	if slash {
+		buf[0] = '/'
+		emit(buf[:1])
+	}
+	if m.sem == Google {
+		// Google matches the URL as given.
+		for i := 0; i < len(path); {
+			n := copy(buf[:], path[i:])
+			emit(buf[:n])
+			i += n
+		}
+	} else {
+		for from := 0; from < len(path); {
+			n, next := compile.NormalizePathInto(buf[:], path, from, m.sem)
+			emit(buf[:n])
+			from = next
+		}
+	}
+	return sc.Match(), seen == len(robots)
+}
+
+// Tokens returns the product tokens m was built for.
+func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) }
+
+// Selection returns how the groups were selected and the merged rules, in
+// file order. It is shared: callers must not modify it.
+func (m *Matcher) Selection() compile.Selection { return m.sel }
+
+// Stats describes a matcher's automata.
+type Stats struct {
+	Rules    int // merged rules
+	Patterns int // automaton patterns (rules plus Google's synthetic index.htm rules)
+	Automata int
+	States   int
+	Classes  int
+	Bytes    int // memory of the transition tables
+}
+
+// Stats returns the size of m's automata.
+func (m *Matcher) Stats() Stats {
+	st := m.set.Stats()
+	return Stats{Rules: len(m.sel.Rules), Patterns: st.Patterns, Automata: st.Automata, States: st.States, Classes: st.Classes, Bytes: st.Bytes}
+}
+
+// String dumps the selection, the merged rules in priority order, and the
+// automata.
+func (m *Matcher) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "semantics: %s\nagents: %s\nselected: %s", m.sem, strings.Join(m.tokens, ", "), m.sel.Match)
+	if m.fixed != 0 {
+		fmt.Fprintf(&b, " (%s)", m.fixed)
+	}
+	b.WriteString("\n")
+	// Rules in priority order: the automaton dump lists them so.
+	order := make([]int, len(m.refs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return m.refs[order[a]].prio > m.refs[order[b]].prio })
+	b.WriteString("rules in priority order:\n")
+	for _, i := range order {
+		rf := m.refs[i]
+		extra := ""
+		if rf.reason == ReasonIndexHTM {
+			extra = " (index.htm)"
+		}
+		fmt.Fprintf(&b, "  line %d: %s %s%s\n", rf.rule.Line, rf.rule.Kind, rf.pattern, extra)
+	}
+	b.WriteString(m.set.String())
+	return b.String()
+}

@@ -1,0 +1,127 @@
+// Package corpus finds the shared corpus of real robots.txt files and URLs
+// (../shared/corpus beside the repository, or $ROBOTSTXT_CORPUS) for tests
+// and benchmarks. It is test support: callers skip cleanly when Dir returns
+// "". The corpus is never copied into the repository.
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// EnvVar names the environment variable that points at the corpus directory.
+const EnvVar = "ROBOTSTXT_CORPUS"
+
+// Dir returns the corpus directory, or "" when there is none: $ROBOTSTXT_CORPUS
+// if set (the value "off" disables the corpus), else the first
+// ../shared/corpus found walking up from the working directory.
+func Dir() string {
+	if d := os.Getenv(EnvVar); d != "" {
+		if d == "off" {
+			return ""
+		}
+		if isDir(filepath.Join(d, "files")) {
+			return d
+		}
+		return ""
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		c := filepath.Join(d, "..", "shared", "corpus")
+		if isDir(filepath.Join(c, "files")) {
+			return filepath.Clean(c)
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// File is one corpus file with what the manifests say of it.
+type File struct {
+	Name string // e.g. "www.google.com.txt"
+	Path string
+	Kind string // MANIFEST.tsv kind: robots, html, binary-or-utf16, ...
+	// URLs is the path of the real URL list of its host, or "".
+	URLs string
+}
+
+// Files lists the corpus files in name order, with their manifest kind and
+// URL list. dir is what Dir returned.
+func Files(dir string) ([]File, error) {
+	kinds := map[string]string{}
+	if err := readTSV(filepath.Join(dir, "MANIFEST.tsv"), func(col map[string]string) {
+		kinds[col["file"]] = col["kind"]
+	}); err != nil {
+		return nil, err
+	}
+	urls := map[string]string{}
+	_ = readTSV(filepath.Join(dir, "URLS_MANIFEST.tsv"), func(col map[string]string) {
+		if f := col["corpus_file_for_site"]; f != "" && f != "-" {
+			urls[f] = filepath.Join(dir, col["file"])
+		}
+	})
+	names, err := filepath.Glob(filepath.Join(dir, "files", "*"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	out := make([]File, 0, len(names))
+	for _, p := range names {
+		rel := "files/" + filepath.Base(p)
+		out = append(out, File{Name: filepath.Base(p), Path: p, Kind: kinds[rel], URLs: urls[rel]})
+	}
+	return out, nil
+}
+
+func readTSV(path string, row func(map[string]string)) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var header []string
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), "\t")
+		if header == nil {
+			header = fields
+			continue
+		}
+		col := make(map[string]string, len(header))
+		for i, h := range header {
+			if i < len(fields) {
+				col[h] = fields[i]
+			}
+		}
+		row(col)
+	}
+	return sc.Err()
+}
+
+// ReadLines returns the non-empty lines of a URL list.
+func ReadLines(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimRight(l, "\r"); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
