@@ -8,25 +8,31 @@
 // match the whole input.
 //
 // The algorithm is subset construction over a position automaton. The
-// positions of all patterns are laid out in priority order; a DFA state is a
-// set of positions plus the best priority already completed on the way to it.
-// Three reductions keep the sets small: a position whose pattern cannot beat
-// the best completed priority is dropped; within one pattern, every position
-// before the last '*' reached is dropped (the '*' position can match anything
-// they can); and a state whose set becomes empty is "decided": its answer can
-// no longer change, and the scan stops there. Transitions are dense rows over
-// byte classes; a decided state is not a row but a transition value with the
-// top bit set and the answer in the other bits, so the scan loop tests one bit
-// per byte. Each row ends with one extra cell: the answer if the input ends in
-// that state.
+// positions of all patterns are laid out in priority order; a DFA state is the
+// set of positions alive after some input. Two reductions keep the sets
+// small: within one pattern, every position before the last '*' reached is
+// dropped (the '*' position matches everything they could), and when a
+// pattern completes on entering a state, the positions of every pattern that
+// could not beat it are dropped. Transitions are dense rows over byte
+// classes. The states in which a pattern completes are "special": their
+// transition values have the top bit set, so the scan loop tests one bit per
+// byte and only at those rare states updates the best answer and checks
+// whether any pattern still alive could beat it (if none can, the scan stops).
+// The dead state (nothing alive) is special too and ends the scan. Each row
+// ends with three cells: the answer if the input ends there (end-anchored
+// patterns at their end), the answer completed on entering it, and the best
+// priority still alive.
 //
-// Construction stops at a state budget. When a pattern set would need more
-// states, it is split in two (sorted by bytes, so that each half shares
-// prefixes and dies early on inputs that do not concern it) and each half is
-// built on its own; a single pattern always fits, because its automaton has at
-// most one state per byte of the pattern. Matching with several automata
-// takes the best of their answers, so the cost stays linear in the input:
-// never backtracking, never exponential.
+// Construction stops at a state budget. Patterns with two or more wildcards
+// advance independently of each other, so a set of many of them has a
+// product of states; they are compiled in small chunks (MaxMultiWildcard per
+// automaton). Any pattern set that still passes the budget is split in two
+// (sorted by bytes, so that each half shares prefixes and dies early on
+// inputs that do not concern it) and each half is built on its own; a single
+// pattern always fits, because its automaton has at most about one state per
+// byte of the pattern. Matching with several automata takes the best of their
+// answers, so the cost stays linear in the input: never backtracking, never
+// exponential.
 package automaton
 
 import (
@@ -46,6 +52,33 @@ const Wildcard = '*'
 // common case, yet large enough that real files (up to thousands of rules)
 // need one automaton.
 const DefaultStateBudget = 16384
+
+// MaxMultiWildcard is the number of patterns with two or more wildcards
+// compiled into one automaton when a set has more of them. Such patterns
+// progress independently, so k of them can need a product of their states;
+// eight keeps a chunk well inside the budget for the patterns real files
+// contain ("/*/*-word-*.html" by the hundred) while a set with a few of them
+// still needs a single automaton.
+const MaxMultiWildcard = 8
+
+// DefaultWorkBudget bounds the construction work of one automaton, counted in
+// position-set items handled (each costs a few nanoseconds). Sets with many
+// wildcard patterns alive at once make every state expensive even when there
+// are few states; past this budget the pattern set is split like one past
+// the state budget, so that no automaton costs more than tens of
+// milliseconds to build.
+const DefaultWorkBudget = 1 << 23
+
+// maxLiteralBytes is the total pattern length of the wildcard-free patterns
+// put into one automaton up front when a set must be split: such a set is a
+// trie, with at most one state per pattern byte, so chunking it by bytes
+// reaches the state budget without failed attempts.
+func maxLiteralBytes(budget int) int { return budget - 1 }
+
+// MaxWildcardTogether is the number of patterns with wildcards compiled into
+// one automaton when a set has more of them: each wildcard pattern stays
+// alive in every state after its '*', so k of them make every state cost k.
+const MaxWildcardTogether = 96
 
 // MaxStateBudget bounds Options.StateBudget so that premultiplied state
 // offsets (states * (classes+1), at most 257 columns) fit in 31 bits.
@@ -83,18 +116,21 @@ type Set struct {
 	patterns    []Pattern // in rank order, for String
 }
 
-// state encoding in transitions: a value with decidedBit set is a decided
-// state whose answer is rank+1 in the low bits (0: no match); any other value
-// is the premultiplied offset of a live state's row.
-const decidedBit = 1 << 31
+// Transition values: a value with specialBit clear is the premultiplied
+// offset of an ordinary state's row; with specialBit set it is deadState or
+// the offset of a state in which a pattern completes.
+const (
+	specialBit = 1 << 31
+	deadState  = ^uint32(0)
+)
 
 type dfa struct {
 	classes [256]uint8
-	stride  uint32   // number of classes + 1 (the end-of-input cell)
-	trans   []uint32 // live states' rows, each stride cells; the last cell is the end-of-input answer
+	nclass  uint32   // number of byte classes
+	stride  uint32   // nclass + nExtra
+	trans   []uint32 // rows of stride cells: transitions, then EOI, Acc, Min answers
 	start   uint32
 	nstates int
-	nclass  int
 }
 
 // errBudget reports that a pattern set needs more states than the budget.
@@ -129,10 +165,46 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	if len(ranked) == 0 {
 		return s
 	}
-	// Split by byte order so that halves share prefixes.
+	// Sort by bytes so that split halves share prefixes.
 	sorted := append([]rankedPattern(nil), ranked...)
 	sort.SliceStable(sorted, func(a, b int) bool { return sorted[a].bytes < sorted[b].bytes })
-	s.autos = buildSplit(sorted, budget, s.autos)
+	var simple, multi []rankedPattern
+	for _, p := range sorted {
+		if strings.Count(p.bytes, "*") >= 2 {
+			multi = append(multi, p)
+		} else {
+			simple = append(simple, p)
+		}
+	}
+	var literal, single []rankedPattern
+	for _, p := range simple {
+		if strings.IndexByte(p.bytes, '*') >= 0 {
+			single = append(single, p)
+		} else {
+			literal = append(literal, p)
+		}
+	}
+	if len(multi) <= MaxMultiWildcard && len(single)+len(multi) <= MaxWildcardTogether {
+		s.autos = buildSplit(sorted, budget, s.autos)
+		return s
+	}
+	// Many wildcard patterns: literal patterns together (a trie, linear),
+	// single-wildcard patterns in chunks, multi-wildcard ones in small chunks.
+	for i := 0; i < len(literal); {
+		j, size := i, 0
+		for j < len(literal) && (j == i || size+len(literal[j].bytes) <= maxLiteralBytes(budget)) {
+			size += len(literal[j].bytes)
+			j++
+		}
+		s.autos = buildSplit(literal[i:j], budget, s.autos)
+		i = j
+	}
+	for i := 0; i < len(single); i += MaxWildcardTogether {
+		s.autos = buildSplit(single[i:min(i+MaxWildcardTogether, len(single))], budget, s.autos)
+	}
+	for i := 0; i < len(multi); i += MaxMultiWildcard {
+		s.autos = buildSplit(multi[i:min(i+MaxMultiWildcard, len(multi))], budget, s.autos)
+	}
 	return s
 }
 
@@ -165,13 +237,13 @@ func simplify(p Pattern, rank int32) rankedPattern {
 }
 
 func buildSplit(ps []rankedPattern, budget int, out []*dfa) []*dfa {
-	d, err := build(ps, budget)
+	d, err := build(ps, budget, DefaultWorkBudget)
 	if err == nil {
 		return append(out, d)
 	}
 	if len(ps) == 1 {
 		// A single pattern needs at most len+1 states; build it whatever the budget.
-		d, _ = build(ps, 2*len(ps[0].bytes)+4)
+		d, _ = build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1))
 		return append(out, d)
 	}
 	h := len(ps) / 2
@@ -214,103 +286,128 @@ func better(a, b uint32) uint32 {
 	return a
 }
 
+// special handles entering a special state s: the dead state, or one where a
+// pattern completes. It returns the state's row offset, the updated best,
+// and whether the scan is over (nothing alive could beat best).
+func (d *dfa) special(s, best uint32) (uint32, uint32, bool) {
+	if s == deadState {
+		return s, best, true
+	}
+	s &^= specialBit
+	row := d.trans[s+d.nclass : s+d.nclass+nExtra]
+	best = better(best, row[colAcc])
+	return s, best, best != 0 && best <= row[colMin]
+}
+
 func (d *dfa) matchString(in string) uint32 {
-	s := d.start
-	if s&decidedBit != 0 {
-		return s &^ decidedBit
+	s, best := d.start, uint32(0)
+	if s&specialBit != 0 {
+		var done bool
+		if s, best, done = d.special(s, best); done {
+			return best
+		}
 	}
 	trans := d.trans
 	for i := 0; i < len(in); i++ {
 		s = trans[s+uint32(d.classes[in[i]])]
-		if s&decidedBit != 0 {
-			return s &^ decidedBit
+		if s&specialBit != 0 {
+			var done bool
+			if s, best, done = d.special(s, best); done {
+				return best
+			}
 		}
 	}
-	return trans[s+d.stride-1]
+	return better(best, trans[s+d.nclass+colEOI])
 }
 
 func (d *dfa) matchBytes(in []byte) uint32 {
-	s := d.start
-	if s&decidedBit != 0 {
-		return s &^ decidedBit
+	s, best := d.start, uint32(0)
+	if s&specialBit != 0 {
+		var done bool
+		if s, best, done = d.special(s, best); done {
+			return best
+		}
 	}
 	trans := d.trans
 	for _, c := range in {
 		s = trans[s+uint32(d.classes[c])]
-		if s&decidedBit != 0 {
-			return s &^ decidedBit
+		if s&specialBit != 0 {
+			var done bool
+			if s, best, done = d.special(s, best); done {
+				return best
+			}
 		}
 	}
-	return trans[s+d.stride-1]
+	return better(best, trans[s+d.nclass+colEOI])
 }
 
-// Scanner runs a Set over an input given in chunks, for callers that produce
-// the input piece by piece (for example while rewriting it) without
-// allocating. The zero Scanner is not usable; get one from Set.Scanner.
-// A Scanner is a value: copying it copies the scan's progress.
-type Scanner struct {
-	set    *Set
-	states [maxInlineAutomata]uint32
-	more   []uint32 // states beyond maxInlineAutomata (allocated only for very large sets)
+// Answer is the best answer found so far by one or more automata of a Set:
+// combine them with Better and turn the result into a pattern index with
+// Index. The zero Answer is "no match".
+type Answer uint32
+
+// Better returns the better of two answers.
+func Better(a, b Answer) Answer { return Answer(better(uint32(a), uint32(b))) }
+
+// Index returns the index (in the slice given to Compile) of the pattern a
+// stands for, or NoMatch.
+func (s *Set) Index(a Answer) int { return s.index(uint32(a)) }
+
+// Len returns the number of automata in s.
+func (s *Set) Len() int { return len(s.autos) }
+
+// Run is the progress of automaton i of a Set over an input given in chunks,
+// for callers that produce the input piece by piece (for example while
+// rewriting it) without allocating: r := s.Start(i); r = s.Step(i, r, chunk)
+// for each chunk; then s.Answer(i, r). Runs of different automata are
+// independent; combine their answers with Better. A Run is a small value.
+type Run struct {
+	s, best uint32
 }
 
-// maxInlineAutomata automata are scanned without allocating a Scanner's state.
-const maxInlineAutomata = 8
-
-// Scanner returns a Scanner at the start of an input.
-func (s *Set) Scanner() Scanner {
-	sc := Scanner{set: s}
-	for i, d := range s.autos {
-		if i < maxInlineAutomata {
-			sc.states[i] = d.start
-		} else {
-			sc.more = append(sc.more, d.start)
+// Start returns the Run of automaton i at the start of an input.
+func (s *Set) Start(i int) Run {
+	d := s.autos[i]
+	r := Run{s: d.start}
+	if r.s&specialBit != 0 {
+		var done bool
+		if r.s, r.best, done = d.special(r.s, 0); done {
+			r.s = deadState
 		}
 	}
-	return sc
+	return r
 }
 
-func (sc *Scanner) state(i int) *uint32 {
-	if i < maxInlineAutomata {
-		return &sc.states[i]
-	}
-	return &sc.more[i-maxInlineAutomata]
-}
+// Done reports whether r's answer can no longer change: the rest of the
+// input need not be given.
+func (r Run) Done() bool { return r.s == deadState }
 
-// Write feeds the next chunk of the input.
-func (sc *Scanner) Write(chunk []byte) {
-	for i, d := range sc.set.autos {
-		s := sc.state(i)
-		*s = d.step(*s, chunk)
+// Step feeds the next chunk of the input to automaton i.
+func (s *Set) Step(i int, r Run, chunk []byte) Run {
+	if r.s == deadState {
+		return r
 	}
-}
-
-func (d *dfa) step(s uint32, in []byte) uint32 {
-	if s&decidedBit != 0 {
-		return s
-	}
-	trans := d.trans
-	for _, c := range in {
-		s = trans[s+uint32(d.classes[c])]
-		if s&decidedBit != 0 {
-			return s
+	d := s.autos[i]
+	st, best := r.s, r.best
+	for _, c := range chunk {
+		st = d.trans[st+uint32(d.classes[c])]
+		if st&specialBit != 0 {
+			var done bool
+			if st, best, done = d.special(st, best); done {
+				return Run{s: deadState, best: best}
+			}
 		}
 	}
-	return s
+	return Run{s: st, best: best}
 }
 
-// Match returns the answer for the input written so far, as Set.Match would.
-func (sc *Scanner) Match() int {
-	best := uint32(0)
-	for i, d := range sc.set.autos {
-		s := *sc.state(i)
-		if s&decidedBit != 0 {
-			best = better(best, s&^decidedBit)
-		} else {
-			best = better(best, d.trans[s+d.stride-1])
-		}
+// Answer returns automaton i's answer for the input given so far.
+func (s *Set) Answer(i int, r Run) Answer {
+	if r.s == deadState {
+		return Answer(r.best)
 	}
-	return sc.set.index(best)
+	d := s.autos[i]
+	return Answer(better(r.best, d.trans[r.s+d.nclass+colEOI]))
 }
 
 // Stats describes the size of a Set.
@@ -327,8 +424,8 @@ func (s *Set) Stats() Stats {
 	st := Stats{Patterns: len(s.patterns), Automata: len(s.autos)}
 	for _, d := range s.autos {
 		st.States += d.nstates
-		st.Classes += d.nclass
-		st.Bytes += 4*len(d.trans) + 256 + 32
+		st.Classes += int(d.nclass)
+		st.Bytes += 4*len(d.trans) + 256 + 48
 	}
 	return st
 }
@@ -351,7 +448,6 @@ func (s *Set) String() string {
 }
 
 func (d *dfa) dump(b *strings.Builder) {
-	// Class members, as ranges.
 	members := make([][]byte, d.nclass)
 	for c := 0; c < 256; c++ {
 		members[d.classes[c]] = append(members[d.classes[c]], byte(c))
@@ -361,18 +457,26 @@ func (d *dfa) dump(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "  start: %s\n", d.name(d.start))
 	for off := uint32(0); off < uint32(len(d.trans)); off += d.stride {
-		fmt.Fprintf(b, "  %s:", d.name(off))
 		row := d.trans[off : off+d.stride]
-		for c := 0; c < d.nclass; c++ {
+		fmt.Fprintf(b, "  %s:", d.name(off))
+		for c := uint32(0); c < d.nclass; c++ {
 			fmt.Fprintf(b, " %d->%s", c, d.name(row[c]))
 		}
-		fmt.Fprintf(b, " end->%s\n", answer(row[d.stride-1]))
+		extra := row[d.nclass:]
+		fmt.Fprintf(b, " end->%s", answer(extra[colEOI]))
+		if extra[colAcc] != 0 {
+			fmt.Fprintf(b, " accepts %s", answer(extra[colAcc]))
+		}
+		b.WriteString("\n")
 	}
 }
 
 func (d *dfa) name(s uint32) string {
-	if s&decidedBit != 0 {
-		return "done(" + answer(s&^decidedBit) + ")"
+	if s == deadState {
+		return "dead"
+	}
+	if s&specialBit != 0 {
+		return fmt.Sprintf("S%d*", (s&^specialBit)/d.stride)
 	}
 	return fmt.Sprintf("S%d", s/d.stride)
 }

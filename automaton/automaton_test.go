@@ -96,12 +96,16 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 	}
 	// The same input written in chunks of every size.
 	for size := 1; size <= 3; size++ {
-		sc := set.Scanner()
-		for i := 0; i < len(in); i += size {
-			sc.Write([]byte(in[i:min(i+size, len(in))]))
+		var ans Answer
+		for k := 0; k < set.Len(); k++ {
+			r := set.Start(k)
+			for i := 0; i < len(in) && !r.Done(); i += size {
+				r = set.Step(k, r, []byte(in[i:min(i+size, len(in))]))
+			}
+			ans = Better(ans, set.Answer(k, r))
 		}
-		if got := sc.Match(); got != want {
-			t.Fatalf("Scanner(chunk %d) on %q = %d, want %d\npatterns: %#v", size, in, got, want, ps)
+		if got := set.Index(ans); got != want {
+			t.Fatalf("Run(chunk %d) on %q = %d, want %d\npatterns: %#v", size, in, got, want, ps)
 		}
 	}
 }
@@ -161,10 +165,8 @@ func TestMatch_Empty(t *testing.T) {
 	if got := set.Match("/anything"); got != NoMatch {
 		t.Fatalf("empty set matched: %d", got)
 	}
-	sc := set.Scanner()
-	sc.Write([]byte("/x"))
-	if got := sc.Match(); got != NoMatch {
-		t.Fatalf("empty set scanner matched: %d", got)
+	if set.Len() != 0 || set.Index(0) != NoMatch {
+		t.Fatalf("empty set has %d automata", set.Len())
 	}
 }
 
@@ -224,10 +226,12 @@ func TestMatch_NoAllocs(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		set.Match(in)
 		set.MatchBytes(bin)
-		sc := set.Scanner()
-		sc.Write(bin[:5])
-		sc.Write(bin[5:])
-		sc.Match()
+		var ans Answer
+		for k := 0; k < set.Len(); k++ {
+			r := set.Step(k, set.Start(k), bin[:5])
+			ans = Better(ans, set.Answer(k, set.Step(k, r, bin[5:])))
+		}
+		set.Index(ans)
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per match", allocs)

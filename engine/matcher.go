@@ -151,43 +151,56 @@ func (m *Matcher) decide(slash bool, path string) Decision {
 	return Decision{Allowed: rf.rule.Kind == compile.Allow, Rule: rf.rule, Reason: rf.reason}
 }
 
-// decideSlow feeds "/"+path (when slash) through the normaliser into the
-// automata, through a stack buffer, and reports whether the normalised path
-// is exactly "/robots.txt".
+// decideSlow feeds "/"+path (when slash) through the normaliser into each
+// automaton, through a stack buffer, and reports whether the normalised path
+// is exactly "/robots.txt". The path is normalised once per automaton, which
+// keeps the decision free of allocation however many automata there are.
 func (m *Matcher) decideSlow(slash bool, path string) (int, bool) {
 	var buf [decisionBufSize]byte
-	sc := m.set.Scanner()
 	const robots = "/robots.txt"
-	seen := 0 // bytes of output so far that equal robots's prefix; -1 once they differ
-	emit := func(b []byte) {
-		if seen >= 0 {
-			if seen+len(b) <= len(robots) && robots[seen:seen+len(b)] == string(b) {
-				seen += len(b)
-			} else {
-				seen = -1
+	isRobots := false
+	var ans automaton.Answer
+	n := m.set.Len()
+	for i := 0; i < max(n, 1); i++ {
+		r := automaton.Run{}
+		if n > 0 {
+			r = m.set.Start(i)
+		}
+		seen := 0 // output so far equals robots[:seen]; -1 once it differs
+		emit := func(b []byte) {
+			if i == 0 && seen >= 0 {
+				if seen+len(b) <= len(robots) && robots[seen:seen+len(b)] == string(b) {
+					seen += len(b)
+				} else {
+					seen = -1
+				}
+			}
+			if n > 0 {
+				r = m.set.Step(i, r, b)
 			}
 		}
-		sc.Write(b)
-	}
-	if slash {
-		buf[0] = '/'
-		emit(buf[:1])
-	}
-	if m.sem == Google {
-		// Google matches the URL as given.
-		for i := 0; i < len(path); {
-			n := copy(buf[:], path[i:])
-			emit(buf[:n])
-			i += n
+		if slash {
+			buf[0] = '/'
+			emit(buf[:1])
 		}
-	} else {
-		for from := 0; from < len(path); {
-			n, next := compile.NormalizePathInto(buf[:], path, from, m.sem)
-			emit(buf[:n])
-			from = next
+		for from := 0; from < len(path) && (i == 0 && seen >= 0 || !r.Done()); {
+			var k int
+			if m.sem == Google { // Google matches the URL as given
+				k = copy(buf[:], path[from:])
+				from += k
+			} else {
+				k, from = compile.NormalizePathInto(buf[:], path, from, m.sem)
+			}
+			emit(buf[:k])
+		}
+		if i == 0 {
+			isRobots = seen == len(robots)
+		}
+		if n > 0 {
+			ans = automaton.Better(ans, m.set.Answer(i, r))
 		}
 	}
-	return sc.Match(), seen == len(robots)
+	return m.set.Index(ans), isRobots
 }
 
 // Tokens returns the product tokens m was built for.
