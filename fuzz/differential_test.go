@@ -1,0 +1,137 @@
+package fuzz
+
+import (
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
+)
+
+// agentSets are the crawlers the differential tests decide for.
+var agentSets = [][]string{
+	{"Googlebot"},
+	{"Googlebot-Image", "Googlebot"},
+	{"bingbot"},
+	{"Unknown-Crawler"},
+}
+
+// referenceBudget bounds the reference matcher's work per corpus file (rules
+// times URLs), so that the differential test over the whole corpus stays
+// within a CI minute or two; small files get every URL.
+const referenceBudget = 150000
+
+// diffFile compares engine and reference on one body; it returns the number
+// of decisions compared and reports disagreements with a reproducer.
+func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []compile.Semantics) int {
+	n := 0
+	for _, sem := range sems {
+		r := engine.Compile(body, engine.Options{Semantics: sem})
+		f := r.File()
+		rules := 0
+		for _, g := range f.Groups {
+			rules += len(g.Rules)
+		}
+		limit := referenceBudget / (rules + 1)
+		limit = max(20, min(limit, 400))
+		urls := append([]string{"/", "/robots.txt", "/index.html"}, URLsFromPatterns(f, 3)...)
+		if len(urls) > limit {
+			urls = urls[:limit]
+		}
+		for i, u := range realURLs {
+			if i >= limit {
+				break
+			}
+			urls = append(urls, u)
+		}
+		for _, agents := range agentSets {
+			m := r.Matcher(agents...)
+			for _, u := range urls {
+				got := m.Decide(u)
+				want := DecideFile(f, agents, u)
+				n++
+				if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
+					t.Errorf("%s: engine and reference disagree (%s, %v, %q): engine allowed=%v line=%d (%s), reference allowed=%v line=%d (%s)\n%s",
+						name, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, want.Allowed, want.Line, want.Reason, Reproducer(body, agents, u, sem))
+					return n
+				}
+			}
+		}
+	}
+	return n
+}
+
+// TestDifferential_Corpus compares the engine with the reference matcher on
+// every corpus file (../shared/corpus, or $ROBOTSTXT_CORPUS), with the real
+// URLs of its host and URLs made from its own patterns, in all semantics and
+// for several crawlers. It skips when the corpus is absent.
+func TestDifferential_Corpus(t *testing.T) {
+	dir := corpus.Dir()
+	if dir == "" {
+		t.Skip("corpus not found: set " + corpus.EnvVar + " or place it at ../shared/corpus")
+	}
+	files, err := corpus.Files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() && len(files) > 400 {
+		files = files[:400]
+	}
+	var decisions atomic.Int64
+	var wg sync.WaitGroup
+	work := make(chan corpus.File)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for cf := range work {
+				body, err := os.ReadFile(cf.Path)
+				if err != nil {
+					t.Error(err)
+					continue
+				}
+				var urls []string
+				if cf.URLs != "" {
+					urls, _ = corpus.ReadLines(cf.URLs)
+				}
+				decisions.Add(int64(diffFile(t, cf.Name, body, urls, []compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})))
+			}
+		}()
+	}
+	for _, cf := range files {
+		if t.Failed() {
+			break
+		}
+		work <- cf
+	}
+	close(work)
+	wg.Wait()
+	t.Logf("%d files, %d decisions compared", len(files), decisions.Load())
+}
+
+// FuzzEngine compares the engine with the reference matcher on generated
+// robots bodies and URLs. Seeded from the conformance table.
+func FuzzEngine(f *testing.F) {
+	cases, err := LoadConformance("../testdata/conformance.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for i, c := range cases {
+		f.Add(c.Body(), c.URL, uint8(i%3), uint8(i%len(agentSets)))
+	}
+	f.Add([]byte("User-agent: *\nDisallow: /*a*a*a*a$\nAllow: /a\n"), "/aaaa", uint8(0), uint8(0))
+	f.Fuzz(func(t *testing.T, body []byte, url string, sem, agent uint8) {
+		if len(body) > 4096 || len(url) > 512 {
+			return
+		}
+		s := compile.Semantics(sem % 3)
+		_ = agent // diffFile decides for every agent set
+		if n := diffFile(t, "fuzz", body, []string{url}, []compile.Semantics{s}); n == 0 {
+			t.Fatal("nothing compared")
+		}
+	})
+}

@@ -1,0 +1,321 @@
+package fuzz
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+)
+
+const conformancePath = "../testdata/conformance.json"
+
+// minTableExpectations is the least number of (case, semantics) expectations
+// the JSON table must hold.
+const minTableExpectations = 250
+
+func loadTable(t *testing.T) []Case {
+	t.Helper()
+	cases, err := LoadConformance(conformancePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// runConformance runs every expectation for sem, of the JSON table and of the
+// Go-built cases, against Decide, one subtest per case.
+func runConformance(t *testing.T, sem compile.Semantics) {
+	cases := append(loadTable(t), goBuiltCases()...)
+	n := 0
+	for _, c := range cases {
+		want, ok := c.Expect[sem.String()]
+		if !ok {
+			continue
+		}
+		n++
+		c := c
+		t.Run(c.Name, func(t *testing.T) {
+			got := Decide(c.Body(), c.Agents, c.URL, sem)
+			if got.Allowed != want.Allowed || got.Line != want.Line {
+				t.Errorf("%s: %s\n  want allowed=%v line=%d\n  got  allowed=%v line=%d (%s %q, reason %s)\n  reproducer: %s",
+					sem, c.Source, want.Allowed, want.Line,
+					got.Allowed, got.Line, got.Kind, got.Pattern, got.Reason, c.Reproducer())
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatalf("no expectations for %s", sem)
+	}
+}
+
+func TestRFC9309_ConformanceTable(t *testing.T)    { runConformance(t, compile.RFC9309) }
+func TestGoogle_ConformanceTable(t *testing.T)     { runConformance(t, compile.Google) }
+func TestKoster1996_ConformanceTable(t *testing.T) { runConformance(t, compile.Koster1996) }
+
+func TestConformanceTable_Counts(t *testing.T) {
+	count := func(cases []Case) (map[string]int, int) {
+		per := make(map[string]int)
+		total := 0
+		for _, c := range cases {
+			for key := range c.Expect {
+				per[key]++
+				total++
+			}
+		}
+		return per, total
+	}
+	table := loadTable(t)
+	per, total := count(table)
+	t.Logf("testdata/conformance.json: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d",
+		len(table), total, per["rfc9309"], per["google"], per["koster1996"])
+	built := goBuiltCases()
+	bper, btotal := count(built)
+	t.Logf("Go-built cases: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d",
+		len(built), btotal, bper["rfc9309"], bper["google"], bper["koster1996"])
+	if total < minTableExpectations {
+		t.Errorf("the table has %d expectations, want at least %d", total, minTableExpectations)
+	}
+	for _, sem := range []compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996} {
+		if per[sem.String()] == 0 {
+			t.Errorf("the table has no %s expectations", sem)
+		}
+	}
+}
+
+// maxLine is the number of bytes of a line that are kept (SEMANTICS.md
+// section 1), written out here rather than taken from compile.
+const maxLine = 16663
+
+// maxFile is the number of bytes of a file that are read by default
+// (SEMANTICS.md section 1).
+const maxFile = 512000
+
+// goBuiltCases are the cases too large for the JSON table: the line-length
+// cap and the 500 KiB file cap. Their expectations follow SEMANTICS.md
+// section 1 and hold in all three semantics.
+func goBuiltCases() []Case {
+	all := func(allowed bool, line int) map[string]Expect {
+		e := Expect{Allowed: allowed, Line: line}
+		return map[string]Expect{"rfc9309": e, "google": e, "koster1996": e}
+	}
+	const lineSrc = "SEMANTICS 1 (at most 16663 bytes of a line are kept, the kept part still counts)"
+	const fileSrc = "SEMANTICS 1 (only the first 512,000 bytes are read; a last line without an end counts)"
+	rule := "Disallow: /"
+	kept := maxLine - len(rule) // bytes of the value after "/" that survive the cut
+	a := func(n int) string { return strings.Repeat("a", n) }
+
+	longBody := "User-agent: *\n" + rule + a(20000) + "\nAllow: /b\n"
+	exactBody := "User-agent: *\n" + rule + a(kept-1) + "Z\n"            // a line of exactly maxLine bytes
+	overBody := "User-agent: *\n" + rule + a(kept) + "Z\nDisallow: /c\n" // one byte over: Z is dropped
+	commentBody := "User-agent: *\n#" + strings.Repeat("x", 30000) + "\nDisallow: /c\n"
+
+	// A body whose byte maxFile falls inside "Disallow: /straddle-abcdef".
+	head := "User-agent: *\nDisallow: /early\n"
+	inside := "Disallow: /straddle-ab"
+	var b strings.Builder
+	b.WriteString(head)
+	line := 2
+	fill := maxFile - len(head) - len(inside)
+	for fill > 0 {
+		n := 100
+		if fill < 200 {
+			n = fill
+		}
+		b.WriteString("#" + strings.Repeat("x", n-2) + "\n")
+		fill -= n
+		line++
+	}
+	straddleLine := line + 1
+	b.WriteString(inside)
+	if b.Len() != maxFile {
+		panic("goBuiltCases: the 500 KiB body is mis-built")
+	}
+	b.WriteString("cdef\nDisallow: /late\n")
+	bigBody := b.String()
+
+	return []Case{
+		{Name: "go-built/long-line/cut-pattern-matches", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
+			URL: "/" + a(kept), Expect: all(false, 2)},
+		{Name: "go-built/long-line/cut-pattern-not-shorter", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
+			URL: "/" + a(kept-1), Expect: all(true, 0)},
+		{Name: "go-built/long-line/next-line-counts", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
+			URL: "/b", Expect: all(true, 3)},
+		{Name: "go-built/long-line/exact-limit-kept", Source: lineSrc + " (a line of exactly 16663 bytes is whole)", Robots: exactBody, Agents: []string{"bot"},
+			URL: "/" + a(kept-1), Expect: all(true, 0)},
+		{Name: "go-built/long-line/exact-limit-last-byte", Source: lineSrc + " (a line of exactly 16663 bytes is whole)", Robots: exactBody, Agents: []string{"bot"},
+			URL: "/" + a(kept-1) + "Z", Expect: all(false, 2)},
+		{Name: "go-built/long-line/one-over-limit", Source: lineSrc + " (byte 16664 is dropped)", Robots: overBody, Agents: []string{"bot"},
+			URL: "/" + a(kept), Expect: all(false, 2)},
+		{Name: "go-built/long-line/one-over-limit-next-line", Source: lineSrc, Robots: overBody, Agents: []string{"bot"},
+			URL: "/c", Expect: all(false, 3)},
+		{Name: "go-built/long-line/comment", Source: lineSrc + " (a long comment line)", Robots: commentBody, Agents: []string{"bot"},
+			URL: "/c", Expect: all(false, 3)},
+		{Name: "go-built/500KiB/before-limit", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
+			URL: "/early", Expect: all(false, 2)},
+		{Name: "go-built/500KiB/after-limit-ignored", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
+			URL: "/late", Expect: all(true, 0)},
+		{Name: "go-built/500KiB/straddling-line-cut", Source: fileSrc + " (the line crossing the limit is cut there)", Robots: bigBody, Agents: []string{"bot"},
+			URL: "/straddle-abX", Expect: all(false, straddleLine)},
+		{Name: "go-built/500KiB/straddling-line-not-shorter", Source: fileSrc + " (the line crossing the limit is cut there)", Robots: bigBody, Agents: []string{"bot"},
+			URL: "/straddle-a", Expect: all(true, 0)},
+	}
+}
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		pattern, path string
+		want          bool
+	}{
+		// Prefix matching, empty pattern, pattern longer than the path.
+		{"", "", true},
+		{"", "/", true},
+		{"", "/anything", true},
+		{"/", "/", true},
+		{"/a", "/ab", true},
+		{"/a", "/", false},
+		{"/abc", "/ab", false},
+		{"/abc*", "/ab", false},
+		{"/ab", "/AB", false},
+		// '*' runs: none, one, many bytes, '/' included.
+		{"*", "", true},
+		{"/*", "/", true},
+		{"/a*b", "/ab", true},
+		{"/a*b", "/axxb", true},
+		{"/a*b", "/axxc", false},
+		{"/a*b", "/a/x/b", true},
+		{"/a*b*c", "/abc", true},
+		{"/a*b*c", "/aXbYcZ", true},
+		{"/a*b*c", "/acb", false},
+		{"/**", "/", true},
+		{"/a**b", "/ab", true},
+		{"*.gif", "/x/y.gif", true},
+		{"/*/x", "/x", false},
+		// '$' anchors only as the last byte.
+		{"$", "", true},
+		{"$", "/", false},
+		{"/$", "/", true},
+		{"/$", "/a", false},
+		{"/a$", "/a", true},
+		{"/a$", "/ab", false},
+		{"/a*$", "/abc", true},
+		{"/*.php$", "/a.php", true},
+		{"/*.php$", "/a.php?x", false},
+		{"/*.php$", "/a.php.php", true},
+		{"/a$b", "/a$b", true},
+		{"/a$b", "/a$bc", true},
+		{"/a$b", "/a", false},
+		{"/a$$", "/a$", true},
+		{"/a$$", "/a$x", false},
+		{"/a%24", "/a%24", true},
+	}
+	for _, tt := range tests {
+		if got := Match(tt.pattern, tt.path); got != tt.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.want)
+		}
+	}
+}
+
+// TestMatch_Polynomial checks that Match does not backtrack: a pattern of 50
+// stars that cannot match a 2000-byte path would take exponential time in a
+// backtracking matcher. Not timed; it must simply finish.
+func TestMatch_Polynomial(t *testing.T) {
+	path := "/" + strings.Repeat("a", 2000)
+	pattern := "/" + strings.Repeat("a*", 50) + "b"
+	if Match(pattern, path) {
+		t.Errorf("Match(%q, 2000 a's) = true, want false", pattern)
+	}
+	if Match(pattern+"$", path) {
+		t.Errorf("Match(%q$, 2000 a's) = true, want false", pattern)
+	}
+	if !Match("/"+strings.Repeat("*a", 50)+"$", path) {
+		t.Errorf("Match(50 *a then $, 2000 a's) = false, want true")
+	}
+}
+
+func TestDecide_Reasons(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		url  string
+		sem  compile.Semantics
+		want Result
+	}{
+		{"RFC9309 robots.txt", "User-agent: *\nDisallow: /\n", "/robots.txt", compile.RFC9309,
+			Result{Allowed: true, Reason: ReasonRobotsTxt}},
+		{"Google robots.txt is a rule", "User-agent: *\nDisallow: /\n", "/robots.txt", compile.Google,
+			Result{Allowed: false, Line: 2, Kind: compile.Disallow, Pattern: "/", Reason: ReasonRule}},
+		{"Google index.htm", "User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n", "/d/", compile.Google,
+			Result{Allowed: true, Line: 3, Kind: compile.Allow, Pattern: "/d/$", Reason: ReasonIndexHTM}},
+		{"Google index.htm file itself", "User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n", "/d/index.html", compile.Google,
+			Result{Allowed: true, Line: 3, Kind: compile.Allow, Pattern: "/d/index.html", Reason: ReasonRule}},
+		{"no match", "User-agent: *\nDisallow: /x\n", "/y", compile.RFC9309,
+			Result{Allowed: true, Reason: ReasonNoMatch}},
+		{"Koster1996 first match", "User-agent: *\nDisallow: /tmp\nAllow: /tmp/ok\n", "/tmp/ok", compile.Koster1996,
+			Result{Allowed: false, Line: 2, Kind: compile.Disallow, Pattern: "/tmp", Reason: ReasonRule}},
+		{"Koster1996 no match", "User-agent: *\nDisallow: /tmp\n", "/x", compile.Koster1996,
+			Result{Allowed: true, Reason: ReasonNoMatch}},
+	}
+	for _, tt := range tests {
+		got := Decide([]byte(tt.body), []string{"bot"}, tt.url, tt.sem)
+		if got != tt.want {
+			t.Errorf("%s: Decide(%q, %q, %s) = %+v, want %+v", tt.name, tt.body, tt.url, tt.sem, got, tt.want)
+		}
+	}
+}
+
+func TestDecidePath_PathIsNotNormalisedAgain(t *testing.T) {
+	// DecidePath takes a path that is already canonical: it must not apply
+	// URL extraction (a Google host-first reading would turn "a/b" into "/b").
+	f := compile.Parse([]byte("User-agent: *\nDisallow: /b\n"), compile.Options{Semantics: compile.Google})
+	if got := DecidePath(f, []string{"bot"}, "/a/b"); !got.Allowed {
+		t.Errorf("DecidePath(/a/b) = %+v, want allowed", got)
+	}
+	if got := DecideFile(f, []string{"bot"}, "a/b"); got.Allowed || got.Line != 2 {
+		t.Errorf("DecideFile(a/b) = %+v, want disallowed by line 2", got)
+	}
+}
+
+func TestLoadConformance_Rejects(t *testing.T) {
+	valid := `{"name": "n", "source": "s", "robots": "User-agent: *", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "line": 0}}}`
+	tests := []struct {
+		name, json string
+	}{
+		{"no name", `[{"source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true}}}]`},
+		{"no source", `[{"name": "n", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true}}}]`},
+		{"no agents", `[{"name": "n", "source": "s", "robots": "x", "agents": [], "url": "/", "expect": {"google": {"allowed": true}}}]`},
+		{"no url", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "expect": {"google": {"allowed": true}}}]`},
+		{"no body", `[{"name": "n", "source": "s", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true}}}]`},
+		{"both bodies", `[{"name": "n", "source": "s", "robots": "x", "robots_quoted": "\"x\"", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true}}}]`},
+		{"bad quoted body", `[{"name": "n", "source": "s", "robots_quoted": "x\\xff", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true}}}]`},
+		{"unknown semantics", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"bing": {"allowed": true}}}]`},
+		{"semantics key case", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"Google": {"allowed": true}}}]`},
+		{"no expectations", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {}}]`},
+		{"unknown field", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expected": {}, "expect": {"google": {"allowed": true}}}]`},
+		{"duplicate name", "[" + valid + "," + valid + "]"},
+		{"not json", `[{`},
+	}
+	dir := t.TempDir()
+	for _, tt := range tests {
+		path := filepath.Join(dir, "table.json")
+		if err := os.WriteFile(path, []byte(tt.json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadConformance(path); err == nil {
+			t.Errorf("%s: LoadConformance accepted %s", tt.name, tt.json)
+		}
+	}
+	path := filepath.Join(dir, "ok.json")
+	ok := `[` + valid + `, {"name": "empty", "source": "s", "robots_quoted": "\"\"", "agents": ["a"], "url": "/", "expect": {"rfc9309": {"allowed": true, "line": 0}}}]`
+	if err := os.WriteFile(path, []byte(ok), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := LoadConformance(path)
+	if err != nil {
+		t.Fatalf("LoadConformance rejected a valid table: %v", err)
+	}
+	if len(cases) != 2 || string(cases[0].Body()) != "User-agent: *" || len(cases[1].Body()) != 0 {
+		t.Errorf("LoadConformance = %+v, want the two cases with their bodies", cases)
+	}
+}
