@@ -1,0 +1,232 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/gen"
+)
+
+// firstRunCap bounds the guarded first run of every library on every input
+// (parse and decide each URL once). Each of these inputs takes well under a
+// millisecond per URL in every library; 5 s leaves room for a slow shared
+// machine while still catching a library that blows up.
+const firstRunCap = 5 * time.Second
+
+// BenchmarkParse measures what a crawler does once per robots.txt in each
+// library's best form: parse, and bind the agent where the library can. Ours
+// is engine.Compile followed by Matcher(Agent) (Compile alone is lazy);
+// temoto is FromBytes plus FindGroup; grobotstxt has no parsed form and is
+// its parser run once over the body (it runs again on every decision).
+func BenchmarkParse(b *testing.B) {
+	for _, lib := range Libraries {
+		b.Run(lib.Name, func(b *testing.B) {
+			for _, in := range benchInputs() {
+				b.Run(in.name, func(b *testing.B) {
+					guard(b, "Parse/"+lib.Name+"/"+in.name, firstRunCap)
+					b.SetBytes(int64(len(in.body)))
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						d, _, _ := Prepare(lib, in.body, Agent)
+						sink = d
+					}
+				})
+			}
+		})
+	}
+}
+
+// parseRun is the first run of BenchmarkParse.
+func parseRun(lib Library, in input) error {
+	_, _, err := Prepare(lib, in.body, Agent)
+	return err
+}
+
+// BenchmarkDecide measures one decision (ns/op is per URL), cycling through
+// 1,000 generated URLs per input, with the file parsed beforehand. Every
+// library is measured through Allowed(agent, url); those that can bind an
+// agent once are measured bound too ("-bound").
+func BenchmarkDecide(b *testing.B) {
+	for _, v := range variants() {
+		b.Run(v.name, func(b *testing.B) {
+			for _, in := range benchInputs() {
+				b.Run(in.name, func(b *testing.B) {
+					guard(b, "Decide/"+v.name+"/"+in.name, firstRunCap)
+					decide, _ := v.prepare(in.body)
+					urls := in.urls
+					sinkBool = decide(urls[0]) // builds ours' cached Matcher when unbound
+					b.SetBytes(in.avgURLLen())
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						sinkBool = decide(urls[i%len(urls)])
+					}
+				})
+			}
+		})
+	}
+}
+
+// decideRun is the first run of BenchmarkDecide: every URL once.
+func decideRun(v variant, in input) error {
+	d, err := v.prepare(in.body)
+	if err != nil {
+		return err
+	}
+	for _, u := range in.urls {
+		sinkBool = d(u)
+	}
+	return nil
+}
+
+// scalingSizes are the rule counts of BenchmarkScaling.
+var scalingSizes = []int{10, 100, 1000, 10000, 100000}
+
+// scalingCap bounds the guarded first compile of BenchmarkScaling: the
+// 100,000-rule file is 3 MB, which a linear compiler handles in about a
+// second; 30 s catches a blow-up.
+const scalingCap = 30 * time.Second
+
+// scalingShortMax is the largest size run in -short mode.
+const scalingShortMax = 1000
+
+// scalingInput returns the generated file of n rules (with wildcards) and
+// its URLs, and the options that compile it whole.
+func scalingInput(n int) (input, engine.Options) {
+	body := gen.Robots(n, int64(n), true)
+	return input{name: fmt.Sprintf("rules=%d", n), body: body, urls: gen.URLs(body, decideURLs, 3)},
+		engine.Options{Semantics: Semantics, MaxFileSize: len(body)}
+}
+
+// scalingCompile compiles the n-rule file and its Matcher for Agent.
+func scalingCompile(n int) *engine.Matcher {
+	in, opts := scalingInput(n)
+	return engine.Compile(in.body, opts).Matcher(Agent)
+}
+
+// BenchmarkScaling measures our engine alone on generated files of 10 to
+// 100,000 rules (with wildcards): Compile (engine.Compile and the Matcher;
+// ns/rule shows whether it grows linearly) and Decide (ns/op per URL, which
+// should stay flat). The file size limit is raised to the body's size so
+// that the large files are compiled whole. In -short mode sizes above
+// scalingShortMax are skipped.
+func BenchmarkScaling(b *testing.B) {
+	for _, n := range scalingSizes {
+		in, opts := scalingInput(n)
+		var m *engine.Matcher // compiled once for Decide
+		setup := func(b *testing.B) {
+			if testing.Short() && n > scalingShortMax {
+				b.Skipf("-short: sizes above %d rules are skipped", scalingShortMax)
+			}
+			guard(b, "Scaling/"+in.name, scalingCap)
+		}
+		b.Run("Compile/"+in.name, func(b *testing.B) {
+			setup(b)
+			b.SetBytes(int64(len(in.body)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				m = engine.Compile(in.body, opts).Matcher(Agent)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/rule")
+		})
+		b.Run("Decide/"+in.name, func(b *testing.B) {
+			setup(b)
+			if m == nil {
+				m = engine.Compile(in.body, opts).Matcher(Agent)
+			}
+			urls := in.urls
+			b.SetBytes(in.avgURLLen())
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				sinkBool = m.Decide(urls[i%len(urls)]).Allowed
+			}
+		})
+	}
+}
+
+// adversarialInputs are worst cases for robots.txt matchers:
+//
+//   - wildcards: 200 rules of many '*' ("/*a*a*a...*a<n>b"), which blow up
+//     DFA construction and backtracking matchers, decided on 4 KiB URLs of
+//     'a's that almost match;
+//   - wildcards-url-64KiB: the same rules on one 64 KiB URL of 'a's;
+//   - tiny-rules-500KiB: a 500 KB file (just under the 500 KiB limit of
+//     RFC 9309 parsers) of 36,000 short distinct rules;
+//   - url-64KiB: the large generated file on one 64 KiB URL.
+func adversarialInputs() []input {
+	var wild strings.Builder
+	wild.WriteString("User-agent: *\n")
+	for i := 0; i < 200; i++ {
+		kind := "Disallow"
+		if i%4 == 0 {
+			kind = "Allow"
+		}
+		fmt.Fprintf(&wild, "%s: /%s%db\n", kind, strings.Repeat("*a", 1+i%40), i)
+	}
+	var wildURLs []string
+	for i := 0; i < 16; i++ {
+		wildURLs = append(wildURLs, fmt.Sprintf("https://www.example.com/%s%d", strings.Repeat("a", 4096), i))
+	}
+	long := "https://www.example.com/" + strings.Repeat("a", 64<<10)
+
+	var tiny strings.Builder
+	tiny.WriteString("User-agent: *\n")
+	for i := 0; tiny.Len() < 500_000; i++ {
+		fmt.Fprintf(&tiny, "Disallow: /%x\n", i*7919)
+	}
+	tinyURLs := make([]string, 100)
+	for i := range tinyURLs {
+		tinyURLs[i] = fmt.Sprintf("https://www.example.com/%x/page.html", i*104729)
+	}
+
+	large := gen.Robots(500, 2, true)
+	return []input{
+		{name: "wildcards", body: []byte(wild.String()), urls: wildURLs},
+		{name: "wildcards-url-64KiB", body: []byte(wild.String()), urls: []string{long + "b"}},
+		{name: "tiny-rules-500KiB", body: []byte(tiny.String()), urls: tinyURLs},
+		{name: "url-64KiB", body: large, urls: []string{"https://www.example.com/" + strings.Repeat("api/", 16<<10) + "?sid=1"}},
+	}
+}
+
+// BenchmarkAdversarial measures each library in its best form on each
+// adversarial input: one op parses, binds and decides every URL of the
+// input (SetBytes counts the body and the URLs). The first run of each library on each input is capped at
+// firstRunCap; a library that overruns it is skipped for that input and
+// listed at the end of the run.
+func BenchmarkAdversarial(b *testing.B) {
+	inputs := adversarialInputs()
+	for _, lib := range Libraries {
+		b.Run(lib.Name, func(b *testing.B) {
+			for _, in := range inputs {
+				b.Run(in.name, func(b *testing.B) {
+					guard(b, "Adversarial/"+lib.Name+"/"+in.name, firstRunCap)
+					b.SetBytes(int64(len(in.body)) + in.avgURLLen()*int64(len(in.urls)))
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						_ = adversarialRun(lib, in)
+					}
+				})
+			}
+		})
+	}
+}
+
+// adversarialRun is one op of BenchmarkAdversarial, and its first run.
+func adversarialRun(lib Library, in input) error {
+	d, _, err := Prepare(lib, in.body, Agent)
+	if err != nil {
+		return err
+	}
+	for _, u := range in.urls {
+		sinkBool = d(u)
+	}
+	return nil
+}

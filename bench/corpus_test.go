@@ -1,0 +1,374 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
+)
+
+// corpusFileCap bounds each library's first run on one corpus file (parse,
+// bind, decide every URL of the file, and measure memory, in a helper
+// process; see corpusFirstRun). Real files take
+// microseconds to milliseconds; a file that takes a library longer than 2 s
+// is skipped for it and counted.
+const corpusFileCap = 2 * time.Second
+
+// corpusShortFiles is the number of corpus files BenchmarkRealCorpus uses in
+// -short mode (the first ones in name order that have URLs), so that CI's
+// run stays fast; the full corpus has about 1,100.
+const corpusShortFiles = 100
+
+// corpusFile is a corpus robots.txt with the real URLs of its site.
+type corpusFile struct {
+	name string
+	body []byte
+	urls []string
+}
+
+var corpusLoad struct {
+	once  sync.Once
+	files []corpusFile
+	err   error
+}
+
+// loadCorpus returns the corpus files that have real URLs (all of them, or
+// the first corpusShortFiles in -short mode), or nil when there is no corpus.
+func loadCorpus() ([]corpusFile, error) {
+	c := &corpusLoad
+	c.once.Do(func() {
+		dir := corpusDir()
+		if dir == "" {
+			return
+		}
+		all, err := corpus.Files(dir)
+		if err != nil {
+			c.err = err
+			return
+		}
+		for _, f := range all {
+			if f.URLs == "" {
+				continue
+			}
+			if testing.Short() && len(c.files) == corpusShortFiles {
+				break
+			}
+			body, err := os.ReadFile(f.Path)
+			if err != nil {
+				c.err = err
+				return
+			}
+			urls, err := corpus.ReadLines(f.URLs)
+			if err != nil {
+				c.err = err
+				return
+			}
+			if len(urls) == 0 {
+				continue
+			}
+			c.files = append(c.files, corpusFile{name: f.Name, body: body, urls: urls})
+		}
+	})
+	return c.files, c.err
+}
+
+// corpusResult is one library's first run over the corpus: which files it
+// finished within corpusFileCap, its answers, and its memory.
+type corpusResult struct {
+	ok       []int    // indexes of the files it finished, in order
+	answers  [][]bool // answers[i]: its decisions on file i's URLs (nil if not finished)
+	skipped  int      // files over corpusFileCap
+	failed   int      // files it rejected (parse error) or panicked on
+	failures []string // a few of the failures, for the log
+	heap     []int64  // heap[i]: heap retained after parse+bind of file i
+	automata []int64  // automata[i]: ours' Matcher.Stats().Bytes for file i
+}
+
+var corpusResults sync.Map // library name -> *corpusResult
+
+// corpusReadyCap bounds how long a corpus helper may take to load the
+// corpus before its first file (a second or two for the full corpus).
+const corpusReadyCap = 2 * time.Minute
+
+// corpusFirstRun runs lib once over files, in a helper process
+// (corpusHelper) that is killed when one file takes it longer than
+// corpusFileCap; that file is counted as skipped and a new helper goes on
+// from the next one. The result is cached for the run.
+func corpusFirstRun(lib Library, files []corpusFile) (*corpusResult, error) {
+	if r, ok := corpusResults.Load(lib.Name); ok {
+		return r.(*corpusResult), nil
+	}
+	res := &corpusResult{answers: make([][]bool, len(files)), heap: make([]int64, len(files)), automata: make([]int64, len(files))}
+	fail := func(i int, why string) {
+		res.failed++
+		if len(res.failures) < 3 {
+			res.failures = append(res.failures, files[i].name+": "+why)
+		}
+	}
+	for from := 0; from < len(files); {
+		next, err := corpusHelperRun(lib, files, from, res, fail)
+		if err != nil {
+			return nil, err
+		}
+		from = next
+	}
+	corpusResults.Store(lib.Name, res)
+	return res, nil
+}
+
+// corpusHelperRun runs one helper from file index from, records its
+// results, and returns the index to go on from.
+func corpusHelperRun(lib Library, files []corpusFile, from int, res *corpusResult, fail func(int, string)) (int, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cmd := helperCommand(ctx, "corpus", lib.Name, strconv.Itoa(from))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	next := from // the file the helper is on
+	timer := time.NewTimer(corpusReadyCap)
+	defer timer.Stop()
+	ready := false
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				werr := cmd.Wait()
+				if !ready {
+					return 0, fmt.Errorf("corpus helper for %s: %v: %s", lib.Name, werr, firstLine(stderr.String()))
+				}
+				if next < len(files) { // it died on files[next] (a crash recover cannot catch)
+					fail(next, "helper died: "+firstLine(stderr.String()+" "+fmt.Sprint(werr)))
+					return next + 1, nil
+				}
+				return next, nil
+			}
+			if l == "ready" {
+				ready = true
+			} else if err := res.record(l, files, fail); err != nil {
+				return 0, err
+			} else {
+				next++
+			}
+			timer.Reset(corpusFileCap)
+		case <-timer.C:
+			cancel()
+			for range lines {
+			}
+			cmd.Wait()
+			if !ready {
+				return 0, fmt.Errorf("corpus helper for %s: not ready after %v", lib.Name, corpusReadyCap)
+			}
+			res.skipped++
+			noteSkip("RealCorpus/%s/%s: over the %v cap (skipped)", lib.Name, files[next].name, corpusFileCap)
+			return next + 1, nil
+		}
+	}
+}
+
+// record parses one result line of corpusHelper.
+func (res *corpusResult) record(line string, files []corpusFile, fail func(int, string)) error {
+	f := strings.SplitN(line, " ", 5)
+	i, err := strconv.Atoi(f[0])
+	if err != nil || i < 0 || i >= len(files) || len(f) < 3 {
+		return fmt.Errorf("corpus helper: bad line %q", firstLine(line))
+	}
+	if f[1] == "err" {
+		fail(i, strings.Join(f[2:], " "))
+		return nil
+	}
+	if f[1] != "ok" || len(f) != 5 || len(f[4]) != len(files[i].urls) {
+		return fmt.Errorf("corpus helper: bad line %q", firstLine(line))
+	}
+	heap, _ := strconv.ParseInt(f[2], 10, 64)
+	automata, _ := strconv.ParseInt(f[3], 10, 64)
+	answers := make([]bool, len(f[4]))
+	for j := range answers {
+		answers[j] = f[4][j] == '1'
+	}
+	res.ok = append(res.ok, i)
+	res.answers[i] = answers
+	res.heap[i] = heap
+	res.automata[i] = automata
+	return nil
+}
+
+// corpusHelper is the helper process of corpusFirstRun: it loads the corpus,
+// prints "ready", then for each file from index from on, parses and binds it
+// with the library named lib, measures the heap that retains, decides every
+// URL, and prints "I ok HEAP AUTOMATA ANSWERS" (ANSWERS: one '1' for allowed
+// or '0' per URL) or "I err MESSAGE" when the library rejects the file or
+// panics.
+func corpusHelper(libName, fromArg string, w io.Writer) error {
+	lib, err := libraryNamed(libName)
+	if err != nil {
+		return err
+	}
+	from, err := strconv.Atoi(fromArg)
+	if err != nil {
+		return err
+	}
+	files, err := loadCorpus()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "ready")
+	for i := from; i < len(files); i++ {
+		fmt.Fprintln(w, corpusFileRun(lib, i, &files[i]))
+	}
+	return nil
+}
+
+// corpusFileRun is one file of corpusHelper; it returns the result line.
+func corpusFileRun(lib Library, i int, f *corpusFile) (line string) {
+	defer func() {
+		if p := recover(); p != nil {
+			line = fmt.Sprintf("%d err panic: %s", i, firstLine(fmt.Sprint(p)))
+		}
+	}()
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	decide, r, err := Prepare(lib, f.body, Agent)
+	if err != nil {
+		return fmt.Sprintf("%d err %s", i, firstLine(err.Error()))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	heap := max(0, int64(m1.HeapAlloc)-int64(m0.HeapAlloc))
+	var automata int
+	if o, ok := r.(ours); ok {
+		automata = o.CompiledBytes(Agent)
+	}
+	answers := make([]byte, len(f.urls))
+	for j, u := range f.urls {
+		answers[j] = '0'
+		if decide(u) {
+			answers[j] = '1'
+		}
+	}
+	runtime.KeepAlive(r)
+	return fmt.Sprintf("%d ok %d %d %s", i, heap, automata, answers)
+}
+
+// BenchmarkRealCorpus runs every library in its best form over the corpus
+// files that have real URLs. Each library's first run goes over every file
+// (see corpusFirstRun); one timed op then parses, binds and decides all URLs
+// of the files that every library finished, so that all are timed on the
+// same work. It reports ns/URL (the op divided by those URLs), heap-B/file
+// (heap retained after parse and bind, averaged; runtime.MemStats), for ours
+// also automaton-B/file (Matcher.Stats().Bytes), disagree (decisions on
+// those files that differ from our engine in Google semantics: a sanity
+// check, not a failure, as the libraries read robots.txt differently), and
+// per library the files skipped (over the cap) and failed (rejected or
+// panicked on).
+//
+// The corpus is ../shared/corpus, $ROBOTSTXT_CORPUS or -corpus DIR; the
+// benchmark is skipped without one. In -short mode only the first
+// corpusShortFiles files are used.
+func BenchmarkRealCorpus(b *testing.B) {
+	files, err := loadCorpus()
+	if err != nil {
+		b.Fatalf("corpus: %v", err)
+	}
+	if len(files) == 0 {
+		b.Skip("no corpus: set -corpus DIR or $ROBOTSTXT_CORPUS, or put it in ../shared/corpus")
+	}
+	results := make([]*corpusResult, len(Libraries))
+	for li, lib := range Libraries {
+		if results[li], err = corpusFirstRun(lib, files); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// common: the files every library finished.
+	var common []int
+	urls := 0
+	var size int64
+	for i := range files {
+		all := true
+		for _, res := range results {
+			all = all && res.answers[i] != nil
+		}
+		if all {
+			common = append(common, i)
+			urls += len(files[i].urls)
+			size += int64(len(files[i].body))
+		}
+	}
+	if len(common) == 0 {
+		b.Skip("no corpus file was finished by every library")
+	}
+	ref := results[0] // our engine: the reference for disagreement
+	for li, lib := range Libraries {
+		res := results[li]
+		b.Run(lib.Name, func(b *testing.B) {
+			disagree := 0
+			var heap, automata int64
+			var examples []string
+			for _, i := range common {
+				heap += res.heap[i]
+				automata += res.automata[i]
+				for j, got := range res.answers[i] {
+					if want := ref.answers[i][j]; got != want {
+						disagree++
+						if len(examples) < 3 {
+							examples = append(examples, fmt.Sprintf("%s %s: %s allowed=%v, robotstxt allowed=%v", files[i].name, files[i].urls[j], lib.Name, got, want))
+						}
+					}
+				}
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for n := 0; n < b.N; n++ {
+				for _, i := range common {
+					f := &files[i]
+					decide, _, _ := Prepare(lib, f.body, Agent)
+					for _, u := range f.urls {
+						sinkBool = decide(u)
+					}
+				}
+			}
+			b.StopTimer()
+			nf := float64(len(common))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(urls), "ns/URL")
+			b.ReportMetric(float64(heap)/nf, "heap-B/file")
+			if automata > 0 {
+				b.ReportMetric(float64(automata)/nf, "automaton-B/file")
+			}
+			b.ReportMetric(float64(disagree), "disagree")
+			b.ReportMetric(float64(res.skipped), "skipped")
+			b.ReportMetric(float64(res.failed), "failed")
+			b.Logf("%s: timed on the %d files (%d URLs) of %d that every library finished; it skipped %d over %v, failed %d %v; %d of %d decisions disagree with robotstxt (Google semantics)",
+				lib.Name, len(common), urls, len(files), res.skipped, corpusFileCap, res.failed, res.failures, disagree, urls)
+			for _, e := range examples {
+				b.Logf("  e.g. %s", e)
+			}
+		})
+	}
+}
