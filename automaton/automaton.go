@@ -78,7 +78,7 @@ func maxLiteralBytes(budget int) int { return budget - 1 }
 // MaxWildcardTogether is the number of patterns with wildcards compiled into
 // one automaton when a set has more of them: each wildcard pattern stays
 // alive in every state after its '*', so k of them make every state cost k.
-const MaxWildcardTogether = 96
+const MaxWildcardTogether = 256
 
 // MaxStateBudget bounds Options.StateBudget so that premultiplied state
 // offsets (states * (classes+1), at most 257 columns) fit in 31 bits.

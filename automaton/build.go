@@ -24,10 +24,23 @@ type item struct {
 const (
 	colEOI  = 0 // answer if the input ends in this state: an anchored pattern at its end (rank+1, 0 none)
 	colAcc  = 1 // answer completed on entering this state (rank+1, 0 none)
-	colMin  = 2 // rank+1 of the best pattern still alive in this state; noneAlive if none
+	colMin  = 2 // rank+1 of the best pattern still alive in this state; noAlive if none
 	nExtra  = 3
 	noAlive = ^uint32(0) >> 1
 )
+
+// A state's position set is factored in two. P is the set of stars reached
+// (at most one per pattern, its last: the star matches everything earlier
+// positions could): a star persists on every byte, and so does the position
+// just after it, so P is interned once with, per byte class, the positions
+// it advances. T is the set of the other positions, the partial matches in
+// progress; it is small. A transition then costs O(|T| + the positions P
+// advances on that class), not O(|P|) per class.
+type starSet struct {
+	stars   []int32   // sorted star items
+	classes []uint8   // classes on which some star's next position advances
+	adv     [][]int32 // adv[k]: the star+1 items that advance on classes[k]
+}
 
 type builder struct {
 	items  []item
@@ -35,32 +48,44 @@ type builder struct {
 	class  [256]uint8
 	stride uint32
 	budget int
-	// work counts set items handled; construction gives up past workBudget.
+	// work counts items handled; construction gives up past workBudget.
 	work, workBudget int
 
-	// Live states: state k's set is arena[off[k]:off[k+1]].
+	// Star sets, interned.
+	psets  []starSet
+	pindex map[uint64]int32
+
+	// States: state k is (pid[k], acc[k], T = arena[off[k]:off[k+1]]).
+	pid   []int32
+	accs  []uint32
 	arena []int32
 	off   []int32
-	accs  []uint32
-	index map[uint64]int32 // hash of (acc, set) -> first state with it
+	index map[uint64]int32 // hash -> first state with it
 	chain []int32          // next state with the same hash, -1 at the end
 	trans []uint32
 
-	// Scratch.
-	next   []int32
-	mark   []uint32
-	gen    uint32
-	bucket [256][]int32
-	seen   []uint8
-	stars  []int32
+	// Scratch for building one successor.
+	tnext    []int32 // transient items
+	newStars []int32
+	done     []int32  // ranks completed
+	mark     []uint32 // per item: generation when added
+	rankMark []uint32 // per rank: generation when completed
+	gen      uint32
+	bucket   [256][]int32
+	clsMark  [256]uint32
+	clsGen   uint32
+	seen     []uint8
+	pstars   []int32
+	starOf   []int32 // rank -> star of star set `loaded`, -1 none
+	loaded   int32
+	pcls     [256]int32  // class -> index in the current star set's classes
+	pclsMark [256]uint32 // valid when equal to clsGen
 }
 
 // build constructs one automaton for ps, or returns errBudget when it would
-// need more than budget states.
+// need more than budget states or workBudget work.
 func build(ps []rankedPattern, budget, workBudget int) (*dfa, error) {
-	b := &builder{budget: budget, workBudget: workBudget, index: make(map[uint64]int32)}
-	// Byte classes: every byte that appears as a literal gets its own class;
-	// all others share class 0.
+	b := &builder{budget: budget, workBudget: workBudget, index: make(map[uint64]int32), pindex: make(map[uint64]int32), loaded: -1}
 	var used [256]bool
 	for _, p := range ps {
 		for i := 0; i < len(p.bytes); i++ {
@@ -84,10 +109,10 @@ func build(ps []rankedPattern, budget, workBudget int) (*dfa, error) {
 	}
 	b.stride = uint32(b.nclass + nExtra)
 
-	// Items, in rank order.
 	sorted := append([]rankedPattern(nil), ps...)
 	slices.SortFunc(sorted, func(x, y rankedPattern) int { return int(x.rank - y.rank) })
 	var starts []int32
+	maxRank := int32(0)
 	for _, p := range sorted {
 		starts = append(starts, int32(len(b.items)))
 		for i := 0; i < len(p.bytes); i++ {
@@ -98,20 +123,24 @@ func build(ps []rankedPattern, budget, workBudget int) (*dfa, error) {
 			b.items = append(b.items, it)
 		}
 		b.items = append(b.items, item{kind: itemEnd, anchored: p.anchored, rank: p.rank})
+		maxRank = max(maxRank, p.rank)
 	}
 	b.mark = make([]uint32, len(b.items))
+	b.rankMark = make([]uint32, maxRank+1)
 	b.off = append(b.off, 0)
 
+	// Start: every pattern at its first position, with no stars yet.
+	empty := b.internStars(nil)
 	b.begin()
 	acc := uint32(0)
 	for _, st := range starts {
 		acc = b.add(st, acc)
 	}
-	start, err := b.finish(acc)
+	start, err := b.finish(empty, acc)
 	if err != nil {
 		return nil, err
 	}
-	for k := 0; k < len(b.off)-1; k++ {
+	for k := 0; k < len(b.pid); k++ {
 		if err := b.fillRow(int32(k)); err != nil {
 			return nil, err
 		}
@@ -122,40 +151,50 @@ func build(ps []rankedPattern, budget, workBudget int) (*dfa, error) {
 		nclass:  uint32(b.nclass),
 		trans:   b.trans,
 		start:   start,
-		nstates: len(b.off) - 1,
+		nstates: len(b.pid),
 	}, nil
 }
 
-func (b *builder) set(k int32) []int32 { return b.arena[b.off[k]:b.off[k+1]] }
+func (b *builder) tset(k int32) []int32 { return b.arena[b.off[k]:b.off[k+1]] }
 
-// fillRow computes the transitions and answers of live state k.
+// fillRow computes the transitions and answers of state k.
 func (b *builder) fillRow(k int32) error {
-	// Stars stay on any byte; literal items advance on their class.
-	b.stars = b.stars[:0]
+	p := b.pid[k]
+	t := b.tset(k)
+	b.work += len(t) + len(b.psets[p].classes)
+	// Bucket T's literal items by class; note the classes P advances on.
+	b.clsGen++
 	b.seen = b.seen[:0]
 	eoi := uint32(0)
-	for _, it := range b.set(k) {
-		switch x := b.items[it]; x.kind {
-		case itemStar:
-			b.stars = append(b.stars, it)
+	minRank := noAlive
+	if st := b.psets[p].stars; len(st) > 0 {
+		minRank = uint32(b.items[st[0]].rank) + 1
+	}
+	for _, it := range t {
+		x := b.items[it]
+		minRank = min(minRank, uint32(x.rank)+1)
+		switch x.kind {
 		case itemLiteral:
 			c := b.class[x.b]
-			if len(b.bucket[c]) == 0 {
+			if b.clsMark[c] != b.clsGen {
+				b.clsMark[c] = b.clsGen
 				b.seen = append(b.seen, c)
 			}
 			b.bucket[c] = append(b.bucket[c], it)
-		case itemEnd: // only anchored ends stay in a set
+		case itemEnd: // only anchored ends are kept in a set
 			eoi = better(eoi, uint32(x.rank)+1)
 		}
 	}
-	base := uint32(k) * b.stride
-	// The default transition: a byte no literal item of this set expects.
-	b.begin()
-	acc := uint32(0)
-	for _, it := range b.stars {
-		acc = b.add(it, acc)
+	for _, c := range b.psets[p].classes {
+		if b.clsMark[c] != b.clsGen {
+			b.clsMark[c] = b.clsGen
+			b.seen = append(b.seen, c)
+		}
 	}
-	def, err := b.finish(acc)
+	base := uint32(k) * b.stride
+	// Default: a byte no position expects. The stars stay; T dies.
+	b.begin()
+	def, err := b.finish(p, 0)
 	if err != nil {
 		return err
 	}
@@ -163,43 +202,49 @@ func (b *builder) fillRow(k int32) error {
 	for c := 0; c < b.nclass; c++ {
 		row[c] = def
 	}
+	for i, c := range b.psets[p].classes {
+		b.pcls[c] = int32(i)
+		b.pclsMark[c] = b.clsGen
+	}
 	for _, c := range b.seen {
 		b.begin()
 		acc := uint32(0)
-		for _, it := range b.stars {
-			acc = b.add(it, acc)
+		if b.pclsMark[c] == b.clsGen {
+			for _, it := range b.psets[p].adv[b.pcls[c]] {
+				acc = b.add(it+1, acc)
+			}
 		}
 		for _, it := range b.bucket[c] {
 			acc = b.add(it+1, acc)
 		}
-		t, err := b.finish(acc)
+		b.bucket[c] = b.bucket[c][:0]
+		v, err := b.finish(p, acc)
 		if err != nil {
 			return err
 		}
-		b.trans[base+uint32(c)] = t
-		b.bucket[c] = b.bucket[c][:0]
+		b.trans[base+uint32(c)] = v
 	}
 	n := uint32(b.nclass)
 	b.trans[base+n+colEOI] = eoi
 	b.trans[base+n+colAcc] = b.accs[k]
-	b.trans[base+n+colMin] = noAlive
-	if s := b.set(k); len(s) > 0 {
-		b.trans[base+n+colMin] = uint32(b.items[s[0]].rank) + 1
-	}
+	b.trans[base+n+colMin] = minRank
 	return nil
 }
 
 func (b *builder) begin() {
-	b.next = b.next[:0]
+	b.tnext = b.tnext[:0]
+	b.newStars = b.newStars[:0]
+	b.done = b.done[:0]
 	b.gen++
 	if b.gen == 0 { // wrapped: reset marks
 		clear(b.mark)
+		clear(b.rankMark)
 		b.gen = 1
 	}
 }
 
-// add puts item it and its closure into the set being built, and returns acc
-// updated with any non-anchored pattern that it completes.
+// add puts item it and its closure into the successor being built, and
+// returns acc updated with any non-anchored pattern it completes.
 func (b *builder) add(it int32, acc uint32) uint32 {
 	for {
 		if b.mark[it] == b.gen {
@@ -210,70 +255,95 @@ func (b *builder) add(it int32, acc uint32) uint32 {
 		switch x.kind {
 		case itemEnd:
 			if !x.anchored {
+				// The pattern stays alive (its stars keep looping): dropping
+				// it would split every family of states after each
+				// completion, and the scan tracks the best answer itself.
 				return better(acc, uint32(x.rank)+1)
 			}
-			b.next = append(b.next, it)
+			b.tnext = append(b.tnext, it)
 			return acc
 		case itemStar:
-			b.next = append(b.next, it)
-			it++ // a star also matches the empty run
+			b.newStars = append(b.newStars, it)
+			it++ // a star also matches the empty run; star+1 is implied by the star
+			b.mark[it] = b.gen
+			return acc
 		default:
-			b.next = append(b.next, it)
+			b.tnext = append(b.tnext, it)
 			return acc
 		}
 	}
 }
 
-// finish prunes and canonicalises the set being built and returns the
-// transition value for (set, acc): the dead state, or a state's offset,
-// marked special when it accepts.
-func (b *builder) finish(acc uint32) (uint32, error) {
-	set := b.next
-	if !slices.IsSorted(set) {
-		slices.Sort(set)
-	}
-	// Within each pattern, drop the items before its last star: the star
-	// matches everything they could. (Items are not pruned by acc: the scan
-	// tracks the best answer itself, and pruning here would split every
-	// family of states after each completion.)
-	out := set[:0]
-	for i := 0; i < len(set); {
-		r := b.items[set[i]].rank
-		j, lastStar := i, -1
-		for j < len(set) && b.items[set[j]].rank == r {
-			if b.items[set[j]].kind == itemStar {
-				lastStar = j
+// finish turns the successor being built (star set p plus b.newStars and
+// b.tnext, with b.done completed) into a transition value: the dead state,
+// or a state's offset, marked special when it accepts.
+func (b *builder) finish(p int32, acc uint32) (uint32, error) {
+	completed := func(r int32) bool { return b.rankMark[r] == b.gen }
+	// The new star set: old stars, less those of completed patterns and of
+	// patterns that reached a later star, plus the new stars (the last per
+	// pattern).
+	q := p
+	if len(b.newStars) > 0 || len(b.done) > 0 {
+		slices.Sort(b.newStars)
+		b.pstars = b.pstars[:0]
+		old := b.psets[p].stars
+		i, j := 0, 0
+		for i < len(old) || j < len(b.newStars) {
+			var it int32
+			if j >= len(b.newStars) || (i < len(old) && old[i] < b.newStars[j]) {
+				it = old[i]
+				i++
+			} else {
+				it = b.newStars[j]
+				j++
 			}
-			j++
+			r := b.items[it].rank
+			if completed(r) {
+				continue
+			}
+			if n := len(b.pstars); n > 0 && b.items[b.pstars[n-1]].rank == r {
+				b.pstars[n-1] = it // a later star of the same pattern wins
+				continue
+			}
+			b.pstars = append(b.pstars, it)
 		}
-		from := i
-		if lastStar >= 0 {
-			from = lastStar
-		}
-		out = append(out, set[from:j]...)
-		i = j
+		q = b.internStars(b.pstars)
 	}
-	b.work += len(set)
+	// Transient items: drop those of completed patterns, and those before
+	// their pattern's star (the star matches everything they could).
+	stars := b.psets[q].stars
+	b.loadStars(q)
+	t := b.tnext
+	slices.Sort(t)
+	out := t[:0]
+	for _, it := range t {
+		r := b.items[it].rank
+		if completed(r) || it < b.starOf[r] {
+			continue
+		}
+		out = append(out, it)
+	}
+	b.work += len(t) + 1
 	if b.work > b.workBudget {
 		return 0, errBudget
 	}
-	b.next = out
-	if len(out) == 0 && acc == 0 {
+	if len(out) == 0 && len(stars) == 0 && acc == 0 {
 		return deadState, nil
 	}
-	h := hashSet(acc, out)
+	h := hashState(q, acc, out)
 	for k, ok := b.index[h]; ok && k >= 0; k = b.chain[k] {
-		if b.accs[k] == acc && slices.Equal(b.set(k), out) {
+		if b.pid[k] == q && b.accs[k] == acc && slices.Equal(b.tset(k), out) {
 			return b.value(k), nil
 		}
 	}
-	if len(b.off)-1 >= b.budget {
+	if len(b.pid) >= b.budget {
 		return 0, errBudget
 	}
-	k := int32(len(b.off) - 1)
+	k := int32(len(b.pid))
+	b.pid = append(b.pid, q)
+	b.accs = append(b.accs, acc)
 	b.arena = append(b.arena, out...)
 	b.off = append(b.off, int32(len(b.arena)))
-	b.accs = append(b.accs, acc)
 	head, ok := b.index[h]
 	if !ok {
 		head = -1
@@ -284,7 +354,66 @@ func (b *builder) finish(acc uint32) (uint32, error) {
 	return b.value(k), nil
 }
 
-// value is the transition value of live state k.
+// loadStars makes b.starOf give, for every rank, the star of star set q
+// (or -1): a table rebuilt only when q changes.
+func (b *builder) loadStars(q int32) {
+	if b.loaded == q && b.starOf != nil {
+		return
+	}
+	if b.starOf == nil {
+		b.starOf = make([]int32, len(b.rankMark))
+		for i := range b.starOf {
+			b.starOf[i] = -1
+		}
+	} else if b.loaded >= 0 {
+		for _, s := range b.psets[b.loaded].stars {
+			b.starOf[b.items[s].rank] = -1
+		}
+	}
+	for _, s := range b.psets[q].stars {
+		b.starOf[b.items[s].rank] = s
+	}
+	b.loaded = q
+	b.work += len(b.psets[q].stars)
+}
+
+// internStars returns the id of the star set stars (sorted), adding it with
+// its per-class advances when new.
+func (b *builder) internStars(stars []int32) int32 {
+	h := hashState(-1, 0, stars)
+	if id, ok := b.pindex[h]; ok {
+		if slices.Equal(b.psets[id].stars, stars) {
+			return id
+		}
+		// A hash collision: rare, so a linear search will do.
+		for i := range b.psets {
+			if slices.Equal(b.psets[i].stars, stars) {
+				return int32(i)
+			}
+		}
+	}
+	ps := starSet{stars: append([]int32(nil), stars...)}
+	b.work += len(stars)
+	for _, s := range stars {
+		nx := b.items[s+1] // a literal: stars are collapsed and never last
+		c := b.class[nx.b]
+		i := slices.Index(ps.classes, c)
+		if i < 0 {
+			ps.classes = append(ps.classes, c)
+			ps.adv = append(ps.adv, nil)
+			i = len(ps.classes) - 1
+		}
+		ps.adv[i] = append(ps.adv[i], s+1)
+	}
+	id := int32(len(b.psets))
+	b.psets = append(b.psets, ps)
+	if _, ok := b.pindex[h]; !ok {
+		b.pindex[h] = id
+	}
+	return id
+}
+
+// value is the transition value of state k.
 func (b *builder) value(k int32) uint32 {
 	v := uint32(k) * b.stride
 	if b.accs[k] != 0 {
@@ -293,13 +422,13 @@ func (b *builder) value(k int32) uint32 {
 	return v
 }
 
-func hashSet(acc uint32, set []int32) uint64 {
+func hashState(p int32, acc uint32, set []int32) uint64 {
 	const prime = 1099511628211
-	h := uint64(14695981039346656037) ^ uint64(acc)
-	h *= prime
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(uint32(p))) * prime
+	h = (h ^ uint64(acc)) * prime
 	for _, it := range set {
-		h ^= uint64(uint32(it))
-		h *= prime
+		h = (h ^ uint64(uint32(it))) * prime
 	}
 	return h
 }

@@ -22,8 +22,16 @@ var agentSets = [][]string{
 
 // referenceBudget bounds the reference matcher's work per corpus file (rules
 // times URLs), so that the differential test over the whole corpus stays
-// within a CI minute or two; small files get every URL.
-const referenceBudget = 150000
+// within a CI minute or two; small files get every URL up to maxURLsPerFile.
+// ROBOTSTXT_DIFF=full raises both (the full run compares about 6.7 million
+// decisions and takes minutes).
+var referenceBudget, maxURLsPerFile = 15000, 60
+
+func init() {
+	if os.Getenv("ROBOTSTXT_DIFF") == "full" {
+		referenceBudget, maxURLsPerFile = 60000, 200
+	}
+}
 
 // diffFile compares engine and reference on one body; it returns the number
 // of decisions compared and reports disagreements with a reproducer.
@@ -37,7 +45,7 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 			rules += len(g.Rules)
 		}
 		limit := referenceBudget / (rules + 1)
-		limit = max(20, min(limit, 400))
+		limit = max(10, min(limit, maxURLsPerFile))
 		urls := append([]string{"/", "/robots.txt", "/index.html"}, URLsFromPatterns(f, 3)...)
 		if len(urls) > limit {
 			urls = urls[:limit]
