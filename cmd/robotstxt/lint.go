@@ -2,58 +2,118 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"io"
 	"strconv"
+
+	"github.com/seed-275a9bd5/robotstxt/engine/lint"
 )
 
-const lintUsage = `Usage: robotstxt lint [--semantics S] FILE ...
+const lintUsage = `Usage: robotstxt lint [--semantics S] [--format text|json] FILE ...
 
-Prints what the parser did not fully understand in each robots.txt, one
-diagnostic a line as "FILE:LINE: KIND: message" (KIND is e.g. unknown-key,
-typo, missing-colon). Exit status 1 if there is any diagnostic, 0 if none,
-2 for bad usage or an unreadable file.
+Prints what in each robots.txt the parser did not fully understand, and what
+does not do what it probably means, merged by line, one finding a line as
+"FILE:LINE: KIND: message". KIND is a parser diagnostic (unknown-key, typo,
+missing-colon, invalid-value, truncated, ...) or a lint finding:
+
+  missing-slash     a rule that starts with neither / nor *: it matches no URL
+  duplicate-rule    a rule repeated for the same crawler: the copy never decides
+  shadowed-rule     a rule that another rule always beats: it never decides
+  joined-group      user-agent lines that a sitemap or other line joined
+  replaces-global   a crawler's group with only a crawl-delay (or other
+                    extension) that drops every rule of the "*" group
+  invalid-value     an extension value crawlers cannot read
+
+With --format json the findings of all files are printed as one JSON array
+of {"file", "line", "kind", "message"} objects. Exit status 1 if there is any
+finding, 0 if none, 2 for bad usage or an unreadable file.
 
 Flags:
   --semantics S    rfc9309 (default), google or koster1996
+  --format F       text (default) or json
 `
+
+// jsonFinding is one element of lint --format json.
+type jsonFinding struct {
+	File string `json:"file"`
+	lint.Finding
+}
 
 func runLint(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("lint")
 	var sem semanticsFlag
 	fs.Var(&sem, "semantics", "")
+	format := fs.String("format", "text", "")
 	files, status, done := parseFlags(fs, args, lintUsage, stdout, stderr)
 	if done {
 		return status
 	}
+	if *format != "text" && *format != "json" {
+		return fail(stderr, "lint: unknown --format %q (want text or json)", *format)
+	}
 	if len(files) == 0 {
 		return fail(stderr, "lint: no robots.txt FILE given (see 'robotstxt help lint')")
 	}
+	asJSON := *format == "json"
 	w := bufio.NewWriter(stdout)
 	status = exitOK
+	n := 0 // findings written
+	if asJSON {
+		w.WriteString("[")
+	}
 	for _, name := range files {
 		r, ok := compileRobots("lint", name, sem.s, stderr)
 		if !ok {
+			if asJSON {
+				w.WriteString("]\n") // keep what was written valid JSON
+			}
 			w.Flush()
 			return exitUsage
 		}
-		for _, d := range r.File().Diagnostics {
+		for _, f := range lint.Report(r.File()) {
 			status = exitProblem
 			b := w.AvailableBuffer()
-			b = append(b, name...)
-			b = append(b, ':')
-			b = strconv.AppendInt(b, int64(d.Line), 10)
-			b = append(b, ": "...)
-			b = append(b, d.Kind.String()...)
-			b = append(b, ": "...)
-			b = append(b, d.Message...)
-			b = append(b, '\n')
+			if asJSON {
+				if n > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, "\n  "...)
+				b = appendJSON(b, jsonFinding{File: name, Finding: f})
+			} else {
+				b = append(b, name...)
+				b = append(b, ':')
+				b = strconv.AppendInt(b, int64(f.Line), 10)
+				b = append(b, ": "...)
+				b = append(b, f.Kind...)
+				b = append(b, ": "...)
+				b = append(b, f.Message...)
+				b = append(b, '\n')
+			}
+			n++
 			if _, err := w.Write(b); err != nil {
 				return writeFailed(err, status, stderr)
 			}
 		}
 	}
+	if asJSON {
+		if n > 0 {
+			w.WriteString("\n")
+		}
+		w.WriteString("]\n")
+	}
 	if err := w.Flush(); err != nil {
 		return writeFailed(err, status, stderr)
 	}
 	return status
+}
+
+// appendJSON appends v as one line of JSON, without the HTML escapes
+// encoding/json adds by default ("&" stays "&" in "p1&p2").
+func appendJSON(b []byte, v jsonFinding) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v) // cannot fail: strings and an int
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }

@@ -37,6 +37,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runLint(rest, stdout, stderr)
 	case "dump":
 		return runDump(rest, stdout, stderr)
+	case "explain":
+		return runExplain(rest, stdout, stderr)
 	case "fetch":
 		return runFetch(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -60,7 +62,8 @@ const usage = `robotstxt decides URLs against a robots.txt.
 
 Usage:
   robotstxt check --robots FILE --agent TOKEN [--agent TOKEN ...] [--semantics S] [--explain] [--urls FILE] [URL ...]
-  robotstxt lint [--semantics S] FILE ...
+  robotstxt lint [--semantics S] [--format text|json] FILE ...
+  robotstxt explain --robots FILE --agent TOKEN [--agent TOKEN ...] [--semantics S] URL ...
   robotstxt dump --robots FILE --agent TOKEN [--agent TOKEN ...] [--semantics S]
   robotstxt fetch ...
   robotstxt help [COMMAND]
@@ -71,9 +74,10 @@ Exit status: 0 all decided / no diagnostics, 1 some line not decided / diagnosti
 `
 
 var commandUsage = map[string]string{
-	"check": checkUsage,
-	"lint":  lintUsage,
-	"dump":  dumpUsage,
+	"check":   checkUsage,
+	"lint":    lintUsage,
+	"dump":    dumpUsage,
+	"explain": explainUsage,
 }
 
 // fail prints one line "robotstxt: ..." on stderr and returns exitUsage.

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// lintFindingsRobots has a parser diagnostic (line 3) and lint findings
+// (lines 4, 5, 6 and 8: the groups of lines 6 and 8 are one).
+const lintFindingsRobots = `User-agent: *
+Disallow: /admin/
+Foo: bar
+Disallow: admin
+Disallow: /admin/
+User-agent: x
+Clean-param: a&b /p
+User-agent: Bingbot
+Crawl-delay: 5
+`
+
+func TestLint_FindingsMergedByLine(t *testing.T) {
+	bad := writeFile(t, "robots.txt", lintFindingsRobots)
+	status, out, errs := cli(t, "", "lint", bad)
+	if status != 1 || errs != "" {
+		t.Fatalf("status %d, stderr %q", status, errs)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		m := lintLine.FindStringSubmatch(l)
+		if m == nil || m[1] != bad {
+			t.Fatalf("line %q is not FILE:LINE: KIND: message", l)
+		}
+		got = append(got, m[2]+" "+m[3])
+	}
+	want := []string{"3 unknown-key", "4 missing-slash", "5 duplicate-rule", "6 replaces-global", "8 joined-group"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("got %q, want %q\n%s", got, want, out)
+	}
+}
+
+func TestLint_JSON(t *testing.T) {
+	bad := writeFile(t, "robots.txt", lintFindingsRobots)
+	clean := writeFile(t, "clean.txt", "User-agent: *\nDisallow: /x\n")
+	status, out, errs := cli(t, "", "lint", "--format", "json", clean, bad)
+	if status != 1 || errs != "" {
+		t.Fatalf("status %d, stderr %q", status, errs)
+	}
+	var got []struct {
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(got) != 5 || got[0].File != bad || got[0].Line != 3 || got[0].Kind != "unknown-key" || got[4].Kind != "joined-group" || got[4].Message == "" {
+		t.Errorf("got %+v", got)
+	}
+	if !strings.Contains(out, "a&b") && strings.Contains(out, `\u0026`) {
+		t.Errorf("HTML-escaped output:\n%s", out)
+	}
+
+	status, out, errs = cli(t, "", "lint", "--format", "json", clean)
+	if status != 0 || out != "[]\n" || errs != "" {
+		t.Errorf("clean file: status %d, output %q, stderr %q", status, out, errs)
+	}
+	if status, _, errs := cli(t, "", "lint", "--format", "xml", clean); status != 2 || strings.Count(errs, "\n") != 1 {
+		t.Errorf("--format xml: status %d, stderr %q", status, errs)
+	}
+}

@@ -1,0 +1,169 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
+)
+
+const explainRobots = `User-agent: *
+Disallow: /private/
+Allow: /private/press/
+
+User-agent: Googlebot
+User-agent: Googlebot-Image
+Disallow: /nogoogle
+Allow: /d/index.html
+
+User-agent: googlebot/2.1
+Disallow: /*.pdf$
+`
+
+func TestExplain_Fields(t *testing.T) {
+	r := engine.Compile([]byte(explainRobots), engine.Options{Semantics: engine.Google})
+	e := r.Explain("https://example.com/nogoogle/a?x=1#f", "Googlebot-Image", "Googlebot")
+	want := engine.Explanation{
+		URL:       "https://example.com/nogoogle/a?x=1#f",
+		Semantics: engine.Google,
+		Tokens:    []string{"Googlebot-Image", "Googlebot"},
+		Path:      "/nogoogle/a?x=1",
+		Match:     compile.MatchSpecific,
+		Groups: []engine.ExplainedGroup{
+			{Index: 1, AgentLines: []int{5, 6}},
+			{Index: 2, AgentLines: []int{10}},
+		},
+		Agents: []engine.AgentMatch{
+			{Line: 5, Value: "Googlebot", Token: "Googlebot"},
+			{Line: 6, Value: "Googlebot-Image", Token: "Googlebot-Image"},
+			{Line: 10, Value: "googlebot/2.1", Token: "Googlebot"},
+		},
+		Decision:    engine.Decision{Allowed: false, Rule: engine.Rule{Line: 7, Kind: compile.Disallow, Pattern: "/nogoogle", Value: "/nogoogle"}, Reason: engine.ReasonRule},
+		Specificity: 9,
+	}
+	if diff := cmp.Diff(want, e); diff != "" {
+		t.Errorf("Explain (-want +got):\n%s", diff)
+	}
+}
+
+// TestExplain_SameDecision checks that Explain's decision is Decide's for
+// every semantics and a spread of URLs.
+func TestExplain_SameDecision(t *testing.T) {
+	urls := []string{"/", "/private/x", "/private/press/y", "/nogoogle", "/d/", "/d/index.html", "/a.pdf", "/robots.txt", "http://x/%7Ea", "a/b?c"}
+	for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
+		r := engine.Compile([]byte(explainRobots), engine.Options{Semantics: sem})
+		for _, agents := range [][]string{{"Googlebot"}, {"Other"}, {"Googlebot-Image", "Googlebot"}} {
+			m := r.Matcher(agents...)
+			for _, u := range urls {
+				if got, want := r.Explain(u, agents...).Decision, m.Decide(u); got != want {
+					t.Errorf("%s %v %s: Explain %+v, Decide %+v", sem, agents, u, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestExplain_String(t *testing.T) {
+	r := engine.Compile([]byte(explainRobots), engine.Options{Semantics: engine.Google})
+	for _, c := range []struct {
+		url    string
+		agents []string
+		want   string
+	}{
+		{"https://example.com/private/press/2026", []string{"ExampleBot"}, `url:       https://example.com/private/press/2026
+path:      /private/press/2026 (google)
+agent:     ExampleBot: no group names it, so the "*" group applies (user-agent line 1)
+groups:    user-agent line 1
+decision:  allowed by line 3: allow /private/press/
+priority:  pattern /private/press/, 15 bytes: the longest matching pattern wins, allow on a tie
+`},
+		{"/d/", []string{"Googlebot"}, `url:       /d/
+path:      /d/ (google)
+agent:     Googlebot is named by user-agent lines 5 (Googlebot) and 10 (googlebot/2.1)
+groups:    user-agent lines 5 and 6; user-agent line 10 (merged)
+decision:  allowed by line 8: allow /d/index.html
+priority:  pattern /d/$ (Google: an allow of /d/index.html also allows its directory), 4 bytes: the longest matching pattern wins, allow on a tie
+`},
+		{"/elsewhere", []string{"Googlebot"}, `url:       /elsewhere
+path:      /elsewhere (google)
+agent:     Googlebot is named by user-agent lines 5 (Googlebot) and 10 (googlebot/2.1)
+groups:    user-agent lines 5 and 6; user-agent line 10 (merged)
+decision:  allowed: no rule matches
+`},
+	} {
+		if got := r.Explain(c.url, c.agents...).String(); got != c.want {
+			t.Errorf("Explain(%q, %q):\n%s\nwant:\n%s", c.url, c.agents, got, c.want)
+		}
+	}
+}
+
+func TestRFC9309_Explain_RobotsTxtAndNormalisedPath(t *testing.T) {
+	r := engine.Compile([]byte("User-agent: *\nDisallow: /\n"), engine.Options{})
+	e := r.Explain("https://example.com/robots.txt", "bot")
+	if !e.Decision.Allowed || e.Decision.Reason != engine.ReasonRobotsTxt || !strings.Contains(e.String(), "always allowed") {
+		t.Errorf("robots.txt: %s", e)
+	}
+	// RFC 9309 section 2.2.2: %7E and ~ are the same path.
+	if e := r.Explain("http://x/%7Ejoe/a%2fb", "bot"); e.Path != "/~joe/a%2Fb" {
+		t.Errorf("Path = %q, want /~joe/a%%2Fb", e.Path)
+	}
+}
+
+func TestKoster1996_Explain_FirstMatch(t *testing.T) {
+	r := engine.Compile([]byte("User-agent: *\nDisallow: /a\nAllow: /a/b\n"), engine.Options{Semantics: engine.Koster1996})
+	s := r.Explain("/a/b", "bot").String()
+	if !strings.Contains(s, "disallowed by line 2") || !strings.Contains(s, "first matching rule in file order") {
+		t.Errorf("got:\n%s", s)
+	}
+}
+
+func TestExplain_NoGroupAndFixed(t *testing.T) {
+	r := engine.Compile([]byte("User-agent: a\nDisallow: /\n"), engine.Options{})
+	e := r.Explain("/x", "b")
+	if e.Match != compile.MatchNone || len(e.Groups) != 0 || !strings.Contains(e.String(), "there is no \"*\" group") {
+		t.Errorf("got %+v\n%s", e, e)
+	}
+	e = engine.DisallowAll(engine.Options{}).Explain("/x", "b")
+	if e.Decision.Allowed || !strings.Contains(e.String(), "unreachable") || !strings.Contains(e.String(), "no robots.txt was read") {
+		t.Errorf("DisallowAll:\n%s", e)
+	}
+}
+
+// TestExplain_DecideStillAllocationFree checks that adding Explain did not
+// change Decide: it allocates nothing.
+func TestExplain_DecideStillAllocationFree(t *testing.T) {
+	r := engine.Compile([]byte(explainRobots), engine.Options{})
+	m := r.Matcher("Googlebot")
+	r.Explain("/private/x", "Googlebot")
+	if n := testing.AllocsPerRun(100, func() { m.Decide("https://example.com/nogoogle/%7Ex") }); n != 0 {
+		t.Errorf("Decide: %v allocations", n)
+	}
+}
+
+func ExampleRobots_Explain() {
+	robots := engine.Compile([]byte(`User-agent: *
+Disallow: /private/
+Allow: /private/press/
+
+User-agent: ExampleBot
+Disallow: /search
+`), engine.Options{})
+
+	fmt.Print(robots.Explain("https://example.com/private/press/2026", "OtherBot"))
+	fmt.Println()
+	e := robots.Explain("https://example.com/search?q=x", "ExampleBot")
+	fmt.Println(e.Decision.Allowed, e.Decision.Rule.Line, e.Agents[0].Line, e.Specificity)
+	// Output:
+	// url:       https://example.com/private/press/2026
+	// path:      /private/press/2026 (rfc9309)
+	// agent:     OtherBot: no group names it, so the "*" group applies (user-agent line 1)
+	// groups:    user-agent line 1
+	// decision:  allowed by line 3: allow /private/press/
+	// priority:  pattern /private/press/, 15 bytes: the longest matching pattern wins, allow on a tie
+	//
+	// false 6 5 7
+}

@@ -1,0 +1,598 @@
+// Package lint finds what in a robots.txt does not do what its author
+// probably meant, beyond what the parser reports: rules that can never match
+// or never decide, user-agent lines that an unrelated line silently joined
+// into one group, a crawler's group that drops every rule of the "*" group,
+// and extension values crawlers cannot read.
+//
+// Check reads a parsed compile.File (plain data, no body) and returns its
+// findings sorted by line; Report merges them with the parser's diagnostics,
+// as the robotstxt lint command prints them. Every finding is exact for the
+// file's semantics, except replaces-global, which is about intent and says
+// so. Check runs in time about linear in the size of the file.
+package lint
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
+)
+
+// Kind names what a Finding is about. The kinds of the parser's
+// diagnostics (compile.DiagKind.String: unknown-key, typo, ...) are kinds
+// too, in Report.
+type Kind string
+
+const (
+	// MissingSlash: a rule whose pattern starts with neither '/' nor '*'
+	// ("Disallow: private", "Disallow: https://example.com/x"). Every path
+	// that is matched starts with '/', so the rule matches no URL. (In
+	// Koster1996 a leading '*' is an ordinary character: it matches no URL
+	// either.)
+	MissingSlash Kind = "missing-slash"
+
+	// DuplicateRule: a rule that is exactly an earlier rule of the same
+	// crawler's merged groups (same kind, same normalised pattern). The
+	// earlier line is the one that decides; this one never does.
+	DuplicateRule Kind = "duplicate-rule"
+
+	// ShadowedRule: a rule that can never decide, because for every URL it
+	// matches another rule of the same merged groups also matches and wins.
+	// Check reports it only when that is certain:
+	//
+	//   - RFC9309 and Google: the other rule matches the same URLs, written
+	//     differently (trailing '*'s, a "*$" end: "/a", "/a*" and "/a*$" are
+	//     one set) and wins by priority (longer pattern; on equal length
+	//     allow; then the earlier line); or the other rule is a literal
+	//     prefix (with trailing '*'s), every URL of this rule starts with
+	//     it, and its pattern is at least as long ("Allow: /a**" beats
+	//     "Disallow: /ab" everywhere). A shorter prefix never shadows: the
+	//     longer pattern wins.
+	//   - Koster1996: an earlier rule's pattern is a prefix of this one's:
+	//     the first match decides.
+	//
+	// With several user-agent lines a group's rules apply to each of their
+	// crawlers, merged with that crawler's other groups; a rule is reported
+	// only when it can decide nothing for any of them. Google's index.htm
+	// allow rules are never reported (their directory rule may decide).
+	ShadowedRule Kind = "shadowed-rule"
+
+	// JoinedGroup: user-agent lines separated by a sitemap, an extension
+	// (crawl-delay, host, an unknown key) or an unreadable line. Such lines
+	// do not end a group (SEMANTICS.md section 2), so the earlier crawler
+	// gets the rules that follow the later line, which is rarely what was
+	// meant ("User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /"
+	// disallows everything for a).
+	JoinedGroup Kind = "joined-group"
+
+	// ReplacesGlobal: a crawler's groups have no allow or disallow line at
+	// all, only extension lines (a crawl-delay, say), while the "*" group
+	// has disallow rules. A specific group replaces "*" entirely, so that
+	// crawler may fetch everything "*" disallows; an author who only meant
+	// to add a crawl-delay usually did not mean that. This is about intent:
+	// a group with rules of its own, or with an empty "Disallow:" (the
+	// usual "allow everything"), is taken as deliberate. The parsed file
+	// keeps no empty rule, so a group is reported only when every line after
+	// its last user-agent line, up to the next group or the end of the file,
+	// is known to be an extension, sitemap or unreadable line: a group with
+	// a blank or comment line there, or followed by another group (in
+	// RFC9309 and Google only a rule line ends one), is not.
+	ReplacesGlobal Kind = "replaces-global"
+
+	// InvalidValue: a request-rate, visit-time, host, clean-param or
+	// content-signal value that crawlers cannot read (see engine's
+	// ParseExtensions). The parser reports a crawl-delay that is no number
+	// with the same kind.
+	InvalidValue Kind = "invalid-value"
+)
+
+// Finding is one thing lint found.
+type Finding struct {
+	Line    int    `json:"line"` // 1-based
+	Kind    Kind   `json:"kind"`
+	Message string `json:"message"` // a short explanation, with what to do
+}
+
+func (f Finding) String() string {
+	return "line " + strconv.Itoa(f.Line) + ": " + string(f.Kind) + ": " + f.Message
+}
+
+// maxPadChecked bounds the trailing '*'s (plus a "*$" end) a prefix rule
+// may have for Check to look for the longer rules it shadows (see
+// ShadowedRule): each rule costs that many map look-ups. Real files pad with
+// one '*'; a rule padded with more still shadows its equals, and only the
+// rules it shadows by more than maxPadChecked bytes go unreported (a missed
+// finding, never a false one).
+const maxPadChecked = 8
+
+// Check returns the findings of f, sorted by line (stable: in the order
+// the kinds are listed above on one line). It does not repeat the parser's
+// diagnostics (f.Diagnostics); Report merges both.
+func Check(f *compile.File) []Finding {
+	c := checker{f: f, dead: map[ruleID]bool{}}
+	c.missingSlash()
+	c.shadowed()
+	c.joinedGroups()
+	c.replacesGlobal()
+	c.invalidValues()
+	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Line < c.out[j].Line })
+	return c.out
+}
+
+// Report returns the parser's diagnostics of f and the findings of Check
+// merged by line (a line's diagnostics first), as the robotstxt lint command
+// prints them. A diagnostic's Kind is its compile.DiagKind name.
+func Report(f *compile.File) []Finding {
+	checked := Check(f)
+	out := make([]Finding, 0, len(f.Diagnostics)+len(checked))
+	i := 0
+	for _, d := range f.Diagnostics {
+		for i < len(checked) && checked[i].Line < d.Line {
+			out = append(out, checked[i])
+			i++
+		}
+		out = append(out, Finding{Line: d.Line, Kind: Kind(d.Kind.String()), Message: d.Message})
+	}
+	return append(out, checked[i:]...)
+}
+
+// ruleID is a rule of the file: group and index in it.
+type ruleID struct{ group, rule int }
+
+type checker struct {
+	f     *compile.File
+	out   []Finding
+	dead  map[ruleID]bool // rules that match nothing (MissingSlash)
+	known map[int]bool    // lines known not to be rules (see mayHideEmptyRule)
+}
+
+func (c *checker) add(line int, kind Kind, msg string) {
+	c.out = append(c.out, Finding{Line: line, Kind: kind, Message: msg})
+}
+
+func (c *checker) rule(id ruleID) *compile.Rule { return &c.f.Groups[id.group].Rules[id.rule] }
+
+func (c *checker) missingSlash() {
+	koster := c.f.Semantics == compile.Koster1996
+	for gi := range c.f.Groups {
+		for ri, r := range c.f.Groups[gi].Rules {
+			p := r.Pattern
+			if p[0] == '/' || p[0] == '*' && !koster {
+				continue
+			}
+			c.dead[ruleID{gi, ri}] = true
+			var msg string
+			switch {
+			case koster && r.Value[0] == '*':
+				msg = "in Koster 1996 '*' is an ordinary character, and every path starts with '/': this rule matches no URL"
+			case strings.HasPrefix(r.Value, "http://") || strings.HasPrefix(r.Value, "https://"):
+				msg = "a full URL matches no path: write only its path, starting with '/'"
+			case r.Value[0] == '.':
+				msg = "the pattern does not start with '/' or '*', and every path starts with '/': this rule matches no URL; for files ending so, write /*" + r.Value
+			default:
+				msg = "the pattern does not start with '/' or '*', and every path starts with '/': this rule matches no URL; write /" + r.Value
+			}
+			c.add(r.Line, MissingSlash, msg)
+		}
+	}
+}
+
+// mergedGroups returns, for each crawler name (lower case, "*" for the
+// global groups), the groups that apply to it, in file order, and for each
+// group its names.
+func (c *checker) mergedGroups() (byName map[string][]int, names [][]string) {
+	byName = map[string][]int{}
+	names = make([][]string, len(c.f.Groups))
+	for gi, g := range c.f.Groups {
+		for _, a := range g.Agents {
+			if a.Name == "" {
+				continue
+			}
+			n := strings.ToLower(a.Name)
+			if contains(names[gi], n) {
+				continue
+			}
+			names[gi] = append(names[gi], n)
+			byName[n] = append(byName[n], gi)
+		}
+	}
+	return byName, names
+}
+
+// shadow is why a rule never decides for one crawler name.
+type shadow struct {
+	by   ruleID
+	name string
+}
+
+func (c *checker) shadowed() {
+	byName, _ := c.mergedGroups()
+	// verdict[id] is the shadow of id for every name checked so far; a
+	// rule missing from it, once its first name is checked, decides
+	// something.
+	verdict := map[ruleID]shadow{}
+	checked := map[ruleID]bool{}
+	order := make([]string, 0, len(byName))
+	for n := range byName {
+		order = append(order, n)
+	}
+	sort.Strings(order)
+	for _, n := range order {
+		var ids []ruleID
+		for _, gi := range byName[n] {
+			for ri := range c.f.Groups[gi].Rules {
+				if id := (ruleID{gi, ri}); !c.dead[id] {
+					ids = append(ids, id)
+				}
+			}
+		}
+		var found map[ruleID]ruleID
+		if c.f.Semantics == compile.Koster1996 {
+			found = c.shadowedFirstMatch(ids)
+		} else {
+			found = c.shadowedLongest(ids)
+		}
+		for _, id := range ids {
+			by, ok := found[id]
+			switch {
+			case !checked[id]:
+				checked[id] = true
+				if ok {
+					verdict[id] = shadow{by: by, name: n}
+				}
+			case !ok:
+				delete(verdict, id)
+			}
+		}
+	}
+	for gi, g := range c.f.Groups {
+		for ri, r := range g.Rules {
+			id := ruleID{gi, ri}
+			s, ok := verdict[id]
+			if !ok {
+				continue
+			}
+			by := c.rule(s.by)
+			crawlers := ""
+			if s.by.group != gi {
+				crawlers = " (the groups for " + s.name + " are merged)"
+			}
+			if by.Kind == r.Kind && by.Pattern == r.Pattern {
+				c.add(r.Line, DuplicateRule, "same rule as line "+strconv.Itoa(by.Line)+crawlers+", which decides instead: this line never does; delete it")
+				continue
+			}
+			c.add(r.Line, ShadowedRule, "never decides"+crawlers+": line "+strconv.Itoa(by.Line)+" ("+by.Kind.String()+" "+by.Value+") matches every URL this rule matches and "+c.why(by, &r)+"; delete this line or change one of the two")
+		}
+	}
+}
+
+// why says why rule a beats rule b.
+func (c *checker) why(a, b *compile.Rule) string {
+	switch {
+	case c.f.Semantics == compile.Koster1996:
+		return "comes first (Koster 1996: the first match decides)"
+	case len(a.Pattern) > len(b.Pattern):
+		return "its pattern is longer, so it wins"
+	case a.Kind != b.Kind:
+		return "allow wins a tie of equal length"
+	}
+	return "comes first"
+}
+
+// canon returns the pattern that matches the same URLs as p with the
+// trailing '*'s and a '$' after a '*' dropped: "/a*", "/a**" and "/a*$"
+// are "/a".
+func canon(p string) string {
+	for {
+		switch {
+		case strings.HasSuffix(p, "*"):
+			p = p[:len(p)-1]
+		case strings.HasSuffix(p, "*$"):
+			p = p[:len(p)-1]
+		default:
+			return p
+		}
+	}
+}
+
+// isLiteral reports whether a canonical pattern is a plain prefix: it
+// matches exactly the paths that start with it.
+func isLiteral(cp string) bool {
+	return strings.IndexByte(cp, '*') < 0 && !strings.HasSuffix(cp, "$")
+}
+
+// literalPart returns the start of p up to its first '*' (or its end
+// anchor): every path p matches starts with it.
+func literalPart(p string) string {
+	if i := strings.IndexByte(p, '*'); i >= 0 {
+		return p[:i]
+	}
+	return strings.TrimSuffix(p, "$")
+}
+
+// isIndexHTM reports whether an allow pattern is one of Google's index.htm
+// rules (see engine's ReasonIndexHTM).
+func isIndexHTM(p string) bool {
+	i := strings.LastIndexByte(p, '/')
+	return i >= 0 && strings.HasPrefix(p[i:], "/index.htm")
+}
+
+// shadowedLongest finds, among the merged rules ids (in file order), those
+// that never decide under longest-match priority, and a rule that beats
+// each.
+func (c *checker) shadowedLongest(ids []ruleID) map[ruleID]ruleID {
+	sem := c.f.Semantics
+	prio := make([]uint64, len(ids))
+	best := map[string]int{}    // canonical pattern -> index in ids of its highest priority
+	literal := map[string]int{} // the same, for literal canonical patterns
+	maxPad := 0
+	for i, id := range ids {
+		r := c.rule(id)
+		prio[i] = engine.Priority(sem, r.Kind, len(r.Pattern), i)
+		cp := canon(r.Pattern)
+		if j, ok := best[cp]; !ok || prio[i] > prio[j] {
+			best[cp] = i
+		}
+		if isLiteral(cp) {
+			literal[cp] = best[cp]
+			maxPad = max(maxPad, len(r.Pattern)-len(cp))
+		}
+	}
+	maxPad = min(maxPad, maxPadChecked)
+	found := map[ruleID]ruleID{}
+	for i, id := range ids {
+		r := c.rule(id)
+		if sem == compile.Google && r.Kind == compile.Allow && isIndexHTM(r.Pattern) {
+			continue
+		}
+		if j := best[canon(r.Pattern)]; j != i {
+			found[id] = ids[j]
+			continue
+		}
+		// A literal prefix of this rule, padded to at least its length.
+		lit := literalPart(r.Pattern)
+		for k := max(0, len(r.Pattern)-maxPad); k <= len(lit); k++ {
+			if j, ok := literal[lit[:k]]; ok && j != i && prio[j] > prio[i] {
+				found[id] = ids[j]
+				break
+			}
+		}
+	}
+	return found
+}
+
+// shadowedFirstMatch finds, among the merged rules ids (in file order),
+// those that an earlier rule's prefix always beats under first-match
+// priority. Patterns are sorted, so that the rules whose patterns are
+// prefixes of a pattern are on a stack when it comes: linear in the bytes
+// compared, after the sort.
+func (c *checker) shadowedFirstMatch(ids []ruleID) map[ruleID]ruleID {
+	idx := make([]int, len(ids))
+	for i := range idx {
+		idx[i] = i
+	}
+	pat := func(i int) string { return c.rule(ids[i]).Pattern }
+	sort.SliceStable(idx, func(a, b int) bool { return pat(idx[a]) < pat(idx[b]) })
+	type entry struct {
+		pattern  string
+		earliest int // the earliest rule among this entry and those below it
+	}
+	var stack []entry
+	found := map[ruleID]ruleID{}
+	for _, i := range idx {
+		p := pat(i)
+		for len(stack) > 0 && !strings.HasPrefix(p, stack[len(stack)-1].pattern) {
+			stack = stack[:len(stack)-1]
+		}
+		earliest := i
+		if len(stack) > 0 {
+			if e := stack[len(stack)-1].earliest; e < i {
+				found[ids[i]] = ids[e]
+				earliest = e
+			}
+		}
+		stack = append(stack, entry{p, earliest})
+	}
+	return found
+}
+
+// joinedGroups reports user-agent lines that a sitemap, extension or
+// unreadable line joined into one group: once per group, at the first
+// user-agent line that was joined.
+func (c *checker) joinedGroups() {
+	other := map[int]string{} // line -> what it is, for lines that do not end a group
+	for _, s := range c.f.Sitemaps {
+		other[s.Line] = "sitemap"
+	}
+	for _, d := range c.f.Diagnostics {
+		switch d.Kind {
+		case compile.DiagMissingColon, compile.DiagHTML, compile.DiagUnknownKey:
+			// Not a directive, or not one that ends a group. (A comment
+			// line may have other diagnostics, such as not-utf8.)
+			if _, ok := other[d.Line]; !ok {
+				other[d.Line] = "unreadable"
+			}
+		}
+	}
+	for _, g := range c.f.Groups {
+		for _, x := range g.Extensions {
+			other[x.Line] = x.Key
+		}
+		if len(g.Agents) < 2 {
+			continue
+		}
+		agentLine := map[int]bool{}
+		for _, a := range g.Agents {
+			agentLine[a.Line] = true
+		}
+	pairs:
+		for i := 1; i < len(g.Agents); i++ {
+			prev, a := g.Agents[i-1], g.Agents[i]
+			for l := prev.Line + 1; l < a.Line; l++ {
+				what, ok := other[l]
+				if !ok || agentLine[l] {
+					continue
+				}
+				all := ""
+				if len(g.Agents) > 2 {
+					all = " (this group has " + strconv.Itoa(len(g.Agents)) + " user-agent lines, " +
+						strconv.Itoa(g.Agents[0].Line) + " to " + strconv.Itoa(g.Agents[len(g.Agents)-1].Line) + ")"
+				}
+				c.add(a.Line, JoinedGroup, "user-agent "+a.Value+" joins the group of user-agent "+prev.Value+
+					" (line "+strconv.Itoa(prev.Line)+")"+all+": a "+what+" line (line "+strconv.Itoa(l)+
+					") does not end a group, so they all share the rules and extensions that follow; to give "+prev.Value+
+					" its own group, put a rule after it (an empty \"Disallow:\" allows everything)")
+				break pairs
+			}
+		}
+	}
+}
+
+// maxNamesListed is the number of crawler names a replaces-global message
+// lists; a message is one line for a person, not a dump of the group.
+const maxNamesListed = 5
+
+// replacesGlobal reports crawlers whose groups have extension lines but no
+// rule while the "*" group disallows something: once per group, naming
+// every such crawler of it, at the first of their user-agent lines.
+func (c *checker) replacesGlobal() {
+	byName, _ := c.mergedGroups()
+	var globalDisallows []*compile.Rule
+	seen := map[string]bool{}
+	for _, gi := range byName["*"] {
+		for ri := range c.f.Groups[gi].Rules {
+			if r := c.rule(ruleID{gi, ri}); r.Kind == compile.Disallow && !c.dead[ruleID{gi, ri}] && !seen[r.Pattern] {
+				seen[r.Pattern] = true
+				globalDisallows = append(globalDisallows, r)
+			}
+		}
+	}
+	if len(globalDisallows) == 0 {
+		return
+	}
+	reported := map[string]bool{}
+	for _, g := range c.f.Groups {
+		var names []string // as written, in line order
+		var exts []string
+		line := 0
+		for _, a := range g.Agents {
+			n := strings.ToLower(a.Name)
+			if a.Name == "" || a.IsGlobal() || reported[n] {
+				continue
+			}
+			reported[n] = true
+			rules, keys, hidden := 0, []string(nil), false
+			for _, gj := range byName[n] {
+				rules += len(c.f.Groups[gj].Rules)
+				for _, x := range c.f.Groups[gj].Extensions {
+					if !contains(keys, x.Key) {
+						keys = append(keys, x.Key)
+					}
+				}
+				hidden = hidden || c.mayHideEmptyRule(gj)
+			}
+			if rules > 0 || len(keys) == 0 || hidden {
+				continue
+			}
+			if line == 0 {
+				line = a.Line
+			}
+			names = append(names, a.Value)
+			for _, k := range keys {
+				if !contains(exts, k) {
+					exts = append(exts, k)
+				}
+			}
+		}
+		if names == nil {
+			continue
+		}
+		who := names[0]
+		switch n := len(names); {
+		case n > maxNamesListed:
+			who = strings.Join(names[:maxNamesListed], ", ") + " and " + strconv.Itoa(n-maxNamesListed) + " more"
+		case n > 1:
+			who = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+		}
+		r := globalDisallows[0]
+		more := ""
+		if n := len(globalDisallows) - 1; n > 0 {
+			more = " and " + strconv.Itoa(n) + " more"
+		}
+		c.add(line, ReplacesGlobal, "the group for "+who+" has no allow or disallow rule, only "+strings.Join(exts, ", ")+
+			": it replaces the \"*\" group, so "+who+" may fetch what \"*\" disallows (line "+strconv.Itoa(r.Line)+
+			": disallow "+r.Value+more+"); repeat the \"*\" rules to obey")
+	}
+}
+
+// mayHideEmptyRule reports whether group gi may have an empty allow or
+// disallow line ("Disallow:", allow everything), which the parsed file does
+// not keep: whether some line after its last user-agent line, up to the
+// next group or the end of the file, is not known to be something else. Blank and comment lines are not known either, so a group with one
+// is taken as possibly explicit. (In RFC9309 and Google a group followed by
+// another always had a rule line: that is what ended it.)
+func (c *checker) mayHideEmptyRule(gi int) bool {
+	if c.known == nil {
+		c.known = map[int]bool{}
+		for _, s := range c.f.Sitemaps {
+			c.known[s.Line] = true
+		}
+		for _, d := range c.f.Diagnostics {
+			if d.Kind == compile.DiagMissingColon || d.Kind == compile.DiagHTML {
+				c.known[d.Line] = true
+			}
+		}
+		for _, g := range c.f.Groups {
+			for _, a := range g.Agents {
+				c.known[a.Line] = true
+			}
+			for _, x := range g.Extensions {
+				c.known[x.Line] = true
+			}
+		}
+	}
+	g := &c.f.Groups[gi]
+	end := c.f.Lines
+	if gi+1 < len(c.f.Groups) {
+		end = c.f.Groups[gi+1].Agents[0].Line - 1
+	}
+	// Between two user-agent lines of one group there is no rule line
+	// (it would have ended the group): only the lines after the last one
+	// can hide one.
+	for l := g.Agents[len(g.Agents)-1].Line; l <= end; l++ {
+		if !c.known[l] {
+			return true
+		}
+	}
+	return false
+}
+
+// invalidMessages say what a known extension key wants.
+var invalidMessages = map[string]string{
+	"request-rate":   "request-rate is not N/PERIOD with an optional UTC window (1/10s, 1/5m 0600-0845): crawlers ignore it",
+	"visit-time":     "visit-time is not a UTC window HHMM-HHMM (0600-0845): crawlers ignore it",
+	"host":           "host is not one host name: crawlers ignore it",
+	"clean-param":    "clean-param is not \"p1&p2 [/path-prefix]\": crawlers ignore it",
+	"content-signal": "content-signal is not a comma-separated list of key=value pairs (search=yes, ai-train=no): crawlers ignore it",
+}
+
+func (c *checker) invalidValues() {
+	for _, g := range c.f.Groups {
+		for _, x := range engine.ParseExtensions(g.Extensions).Invalid {
+			if msg, ok := invalidMessages[x.Key]; ok {
+				c.add(x.Line, InvalidValue, msg)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, t := range list {
+		if t == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,361 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+)
+
+// MaxProductTokens is the most product tokens ProductTokens returns for one
+// header. A real crawler's User-Agent names one crawler token, sometimes two
+// (a product and a sub-product); eight leaves room for odd headers, and the
+// bound keeps a hostile header (a thousand "xbot" words) from making a
+// thousand-token Matcher key and selection.
+const MaxProductTokens = 8
+
+// genericTokens are the products and comment words of browser-like headers
+// that name no crawler: a robots.txt group naming one of them is about no
+// crawler in particular. They are compared ignoring case.
+var genericTokens = [...]string{
+	"Mozilla", "AppleWebKit", "KHTML", "Gecko", "like", "compatible",
+	"Chrome", "Chromium", "CriOS", "Safari", "Version", "Mobile", "Firefox", "FxiOS",
+	"Edg", "Edge", "EdgA", "EdgiOS", "OPR", "Opera", "Presto", "Trident", "MSIE",
+	"SamsungBrowser", "YaBrowser", "UCBrowser", "Vivaldi",
+	"Windows", "Linux", "Android", "Macintosh", "Intel", "Mac", "OS", "CPU",
+	"iPhone", "iPad", "X", "U", "Build", "wv", "IEMobile",
+	// The crawler words themselves, alone: "tracking bot", "web spider".
+	"bot", "robot", "crawl", "crawler", "spider", "scraper", "fetcher",
+}
+
+// crawlerMarkers are the parts of a product name that say it is a crawler
+// (compared ignoring case): Googlebot, bingbot, Baiduspider, YandexBot,
+// Yahoo! Slurp, ia_archiver, Feedfetcher-Google.
+var crawlerMarkers = [...]string{"bot", "crawl", "spider", "slurp", "scrap", "fetch", "archiv"}
+
+// ProductTokens returns the robots.txt product tokens of a crawler's
+// User-Agent header, in header order, without duplicates (ignoring case), at
+// most MaxProductTokens:
+//
+//	Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)  -> [Googlebot]
+//	Googlebot-Image/1.0                                                        -> [Googlebot-Image]
+//	Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; ...) -> [bingbot]
+//	facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php) -> [facebookexternalhit]
+//	Mozilla/5.0 (Windows NT 10.0; Win64; x64) ... Chrome/120.0 Safari/537.36   -> []
+//
+// The header is read as RFC 9110 section 10.1.5 writes it: products
+// ("name/version") and parenthesised comments, whose items are separated by
+// ';' or ','. A word is a product when its name (the part before '/', after
+// any leading '+') is made of RFC 9110 token characters; URLs
+// ("+http://..."), e-mail addresses, bare version numbers and "www." host
+// names are not. A product that is not generic is kept when:
+//
+//   - its name looks like a crawler: it contains bot, crawl, spider, slurp,
+//     scrap, fetch or archiv (ignoring case) ("Googlebot", "Baiduspider",
+//     "ia_archiver", "Yahoo! Slurp", "Feedfetcher-Google"); or
+//   - it is the first product outside comments that gives a token
+//     ("facebookexternalhit/1.1", "curl/8.4.0", "ChatGPT-User/1.0"); or
+//   - it has a version and is inside a comment ("(Applebot/0.1; ...)",
+//     "(compatible; Yeti/1.1; ...)"); or
+//   - it is the first word of the comment item right after "compatible;",
+//     the convention of "Mozilla/5.0 (compatible; NAME; ...)", unless that
+//     item has a crawler-like product of its own: "(compatible;
+//     Google-Read-Aloud; ...)" gives Google-Read-Aloud, "(compatible; Speedy
+//     Spider; ...)" gives Speedy, "(compatible; Yahoo! Slurp; ...)" gives
+//     only Slurp, as another word of that item is kept.
+//
+// Generic products are those of browsers and platforms (Mozilla,
+// AppleWebKit, KHTML, Gecko, Chrome, Safari, Version, Mobile, compatible,
+// like, Trident, MSIE, Build, ...) and the crawler words alone (bot, crawler,
+// spider, ...: "Sogou web spider/4.0" gives Sogou). A product right after
+// "like" is skipped ("like Gecko", "(like TwitterBot)": a client says it
+// imitates that one, not that it is it).
+//
+// Each kept name is cut to its leading run of [A-Za-z_-], as SEMANTICS.md
+// section 2 cuts a user-agent line's value, so that the token is the name the
+// crawler's group has in a robots.txt: "MJ12bot/v1.4.8" gives "MJ" (and
+// "User-agent: MJ12bot" names "MJ" too); a name that starts otherwise
+// ("360Spider") gives nothing, as such a user-agent line names no crawler.
+//
+// ProductTokens runs in time linear in len(header); the tokens are
+// substrings of header.
+func ProductTokens(header string) []string {
+	return AppendProductTokens(nil, header)
+}
+
+// AppendProductTokens appends the product tokens of header (see
+// ProductTokens) to dst and returns the extended slice. Duplicates are
+// checked among the tokens it appends, not those already in dst. It
+// allocates nothing when dst has room for MaxProductTokens more.
+func AppendProductTokens(dst []string, header string) []string {
+	u := uaScanner{dst: dst, start: len(dst)}
+	for i := 0; i < len(header) && !u.full(); {
+		switch c := header[i]; c {
+		case '(', ')', ';', ',':
+			u.endItem()
+			if c == '(' {
+				u.depth++
+			} else if c == ')' && u.depth > 0 {
+				u.depth--
+			}
+			i++
+			continue
+		case ' ', '\t':
+			if u.depth == 0 {
+				u.endItem() // outside comments every word is an item of its own
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(header) && !isUASep(header[j]) {
+			j++
+		}
+		u.word(header[i:j])
+		i = j
+	}
+	u.endItem()
+	return u.dst
+}
+
+// uaScanner is AppendProductTokens's state. An item is a comment item, or a
+// word outside comments.
+type uaScanner struct {
+	dst   []string
+	start int // dst[start:] are the tokens found
+	depth int // comment nesting
+
+	firstTaken bool // the first non-generic product outside comments that gives a token was seen
+	afterLike  bool // the previous word was "like"
+
+	words      int    // words in the current item so far
+	compatible bool   // the current item is the single word "compatible" so far
+	compatItem bool   // the current item follows a "compatible" item
+	pending    string // the first word of a compatItem, kept at its end unless another word of it was
+	itemKept   bool   // a word of the current item was kept
+}
+
+func (u *uaScanner) full() bool { return len(u.dst)-u.start >= MaxProductTokens }
+
+func (u *uaScanner) add(tok string) {
+	if !u.full() && !containsFold(u.dst[u.start:], tok) {
+		u.dst = append(u.dst, tok)
+	}
+}
+
+func (u *uaScanner) endItem() {
+	if u.words == 0 {
+		return
+	}
+	if u.pending != "" && !u.itemKept {
+		u.add(u.pending)
+	}
+	u.compatItem = u.depth > 0 && u.words == 1 && u.compatible
+	u.words, u.compatible, u.pending, u.itemKept = 0, false, "", false
+}
+
+func (u *uaScanner) word(w string) {
+	first := u.words == 0
+	u.words++
+	afterLike := u.afterLike
+	u.afterLike = strings.EqualFold(w, "like")
+	if first {
+		u.compatible = strings.EqualFold(w, "compatible")
+	}
+	for len(w) > 0 && w[0] == '+' {
+		w = w[1:]
+	}
+	name, version := w, false
+	if s := strings.IndexByte(w, '/'); s >= 0 {
+		name, version = w[:s], true
+	}
+	if !isTokenName(name) || isGeneric(name) || afterLike {
+		return
+	}
+	if hasPrefixFold(name, "www.") {
+		return // a host name, not a product
+	}
+	crawler := looksLikeCrawler(name)
+	tok := compile.AgentName(name)
+	if tok == "*" {
+		tok = ""
+	}
+	if tok == "" {
+		return
+	}
+	if u.depth == 0 && !u.firstTaken {
+		u.firstTaken = true
+		u.add(tok)
+		return
+	}
+	switch {
+	case crawler, u.depth > 0 && version:
+		u.itemKept = true
+		u.add(tok)
+	case u.depth > 0 && first && u.compatItem:
+		u.pending = tok
+	}
+}
+
+// isUASep reports whether c ends a word of a User-Agent header.
+func isUASep(c byte) bool {
+	switch c {
+	case ' ', '\t', '(', ')', ';', ',':
+		return true
+	}
+	return false
+}
+
+// isTokenName reports whether s is an RFC 9110 token: tchar =
+// "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" /
+// "`" / "|" / "~" / DIGIT / ALPHA.
+func isTokenName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c|0x20 && c|0x20 <= 'z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isGeneric(tok string) bool {
+	for _, g := range genericTokens {
+		if strings.EqualFold(tok, g) {
+			return true
+		}
+	}
+	return false
+}
+
+func looksLikeCrawler(name string) bool {
+	for _, m := range crawlerMarkers {
+		if indexFold(name, m) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// indexFold returns the index of the lower-case ASCII word sub in s,
+// ignoring case, or -1. It does not allocate.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && s[i+j]|0x20 == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// hasPrefixFold reports whether s starts with the lower-case ASCII prefix,
+// ignoring case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && indexFold(s[:len(prefix)], prefix) == 0
+}
+
+func containsFold(list []string, s string) bool {
+	for _, t := range list {
+		if strings.EqualFold(t, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// FallbackTokens returns the fallback chain of a product token: the token,
+// then each shorter prefix that ends before a '-', longest first:
+//
+//	Googlebot-Image       -> [Googlebot-Image Googlebot]
+//	AdsBot-Google-Mobile  -> [AdsBot-Google-Mobile AdsBot-Google AdsBot]
+//	bingbot               -> [bingbot]
+//
+// token is first cut to its leading run of [A-Za-z_-] (SEMANTICS.md section
+// 2); an empty result gives nil.
+//
+// The chain is a heuristic for crawlers named "family-variant", as Google's
+// are. It is only as good as the naming: "Google-InspectionTool" gives
+// [Google-InspectionTool Google], and Google documents that this crawler
+// obeys Googlebot's group, which no hyphen chain finds. A crawler that
+// documents its own fallbacks should pass those.
+//
+// There are two ways to use a chain, and they differ when the file has
+// groups for more than one of its tokens:
+//
+//   - MatcherChain(chain...) picks the FIRST token that some group names and
+//     obeys only the groups naming it: the most specific group wins, the
+//     others are ignored. This is what Google documents for its crawlers
+//     ("only one group is valid for a particular crawler"; Googlebot-Image
+//     follows the googlebot group when there is no googlebot-image group).
+//   - Matcher(chain...) applies every group naming ANY token, merged
+//     (SEMANTICS.md section 2, the last rule, and what Google's open-source
+//     library does when given several tokens).
+//
+// With a file that has a group for only one token of the chain, both give
+// the same matcher.
+func FallbackTokens(token string) []string {
+	return AppendFallbackTokens(nil, token)
+}
+
+// AppendFallbackTokens appends the fallback chain of token (see
+// FallbackTokens) to dst and returns the extended slice. The tokens are
+// substrings of token; it allocates only when dst must grow.
+func AppendFallbackTokens(dst []string, token string) []string {
+	t := compile.AgentName(token)
+	if t == "*" {
+		return dst
+	}
+	for t != "" {
+		dst = append(dst, t)
+		i := strings.LastIndexByte(t, '-')
+		if i < 0 {
+			break
+		}
+		t = strings.TrimRight(t[:i], "-")
+	}
+	return dst
+}
+
+// MatcherChain returns the matcher for the first of tokens that a group of
+// the file names (ignoring case, as Select compares): that token's groups
+// apply, merged, and the groups naming the later tokens do not. When no
+// group names any of them it returns Matcher(tokens...), which applies the
+// "*" groups (or nothing).
+//
+// This is the fallback chain of Google's documentation: pass the crawler's
+// tokens most specific first, for example FallbackTokens("Googlebot-Image").
+// Matcher(tokens...) differs only in merging the groups of every token; see
+// FallbackTokens. Like Matcher, it is safe for concurrent use and, once the
+// matcher is cached, allocates nothing.
+func (r *Robots) MatcherChain(tokens ...string) *Matcher {
+	for _, t := range tokens {
+		if r.names(t) {
+			return r.Matcher(t)
+		}
+	}
+	return r.Matcher(tokens...)
+}
+
+// names reports whether some group of r's file has an agent named tok.
+func (r *Robots) names(tok string) bool {
+	if !compile.ValidToken(tok) {
+		return false
+	}
+	for i := range r.file.Groups {
+		for _, a := range r.file.Groups[i].Agents {
+			if len(a.Name) == len(tok) && strings.EqualFold(a.Name, tok) {
+				return true
+			}
+		}
+	}
+	return false
+}
