@@ -101,6 +101,11 @@ type Options struct {
 	// StateBudget is the number of states one automaton may have;
 	// 0 means DefaultStateBudget. Values above MaxStateBudget are lowered to it.
 	StateBudget int
+	// Escape lists bytes at which MatchPrefix stops and reports that it could
+	// not decide: a caller that must rewrite some bytes of its input (for
+	// example percent-escapes) scans the raw input first and rewrites only
+	// when the answer depends on such a byte.
+	Escape string
 }
 
 // NoMatch is what Match returns when no pattern matches.
@@ -120,12 +125,18 @@ type Set struct {
 // offset of an ordinary state's row; with specialBit set it is deadState or
 // the offset of a state in which a pattern completes.
 const (
-	specialBit = 1 << 31
-	deadState  = ^uint32(0)
+	specialBit  = 1 << 31
+	deadState   = ^uint32(0)
+	escapeState = ^uint32(0) - 1
 )
 
 type dfa struct {
 	classes [256]uint8
+	// fast is classes with the Escape bytes mapped to the escape class,
+	// whose column holds escapeState; hasFast is false when there are no
+	// Escape bytes or no class index is left for them.
+	fast    [256]uint8
+	hasFast bool
 	nclass  uint32   // number of byte classes
 	stride  uint32   // nclass + nExtra
 	trans   []uint32 // rows of stride cells: transitions, then EOI, Acc, Min answers
@@ -185,7 +196,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		}
 	}
 	if len(multi) <= MaxMultiWildcard && len(single)+len(multi) <= MaxWildcardTogether {
-		s.autos = buildSplit(sorted, budget, s.autos)
+		s.autos = buildSplit(sorted, budget, opts.Escape, s.autos)
 		return s
 	}
 	// Many wildcard patterns: literal patterns together (a trie, linear),
@@ -196,14 +207,14 @@ func Compile(patterns []Pattern, opts Options) *Set {
 			size += len(literal[j].bytes)
 			j++
 		}
-		s.autos = buildSplit(literal[i:j], budget, s.autos)
+		s.autos = buildSplit(literal[i:j], budget, opts.Escape, s.autos)
 		i = j
 	}
 	for i := 0; i < len(single); i += MaxWildcardTogether {
-		s.autos = buildSplit(single[i:min(i+MaxWildcardTogether, len(single))], budget, s.autos)
+		s.autos = buildSplit(single[i:min(i+MaxWildcardTogether, len(single))], budget, opts.Escape, s.autos)
 	}
 	for i := 0; i < len(multi); i += MaxMultiWildcard {
-		s.autos = buildSplit(multi[i:min(i+MaxMultiWildcard, len(multi))], budget, s.autos)
+		s.autos = buildSplit(multi[i:min(i+MaxMultiWildcard, len(multi))], budget, opts.Escape, s.autos)
 	}
 	return s
 }
@@ -236,19 +247,19 @@ func simplify(p Pattern, rank int32) rankedPattern {
 	return rankedPattern{bytes: b, anchored: anchored, rank: rank}
 }
 
-func buildSplit(ps []rankedPattern, budget int, out []*dfa) []*dfa {
-	d, err := build(ps, budget, DefaultWorkBudget)
+func buildSplit(ps []rankedPattern, budget int, escape string, out []*dfa) []*dfa {
+	d, err := build(ps, budget, DefaultWorkBudget, escape)
 	if err == nil {
 		return append(out, d)
 	}
 	if len(ps) == 1 {
 		// A single pattern needs at most len+1 states; build it whatever the budget.
-		d, _ = build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1))
+		d, _ = build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1), escape)
 		return append(out, d)
 	}
 	h := len(ps) / 2
-	out = buildSplit(ps[:h], budget, out)
-	return buildSplit(ps[h:], budget, out)
+	out = buildSplit(ps[:h], budget, escape, out)
+	return buildSplit(ps[h:], budget, escape, out)
 }
 
 // Match returns the index (in the slice given to Compile) of the
@@ -260,6 +271,48 @@ func (s *Set) Match(input string) int {
 		best = better(best, d.matchString(input))
 	}
 	return s.index(best)
+}
+
+// MatchPrefix is Match, except that it stops at the first byte of
+// Options.Escape that could change the answer and then returns ok false (and
+// NoMatch). With ok true the answer is Match's. It allocates nothing.
+func (s *Set) MatchPrefix(input string) (index int, ok bool) {
+	best := uint32(0)
+	for _, d := range s.autos {
+		a, ok := d.matchFast(input)
+		if !ok {
+			return NoMatch, false
+		}
+		best = better(best, a)
+	}
+	return s.index(best), true
+}
+
+func (d *dfa) matchFast(in string) (uint32, bool) {
+	if !d.hasFast {
+		return 0, false
+	}
+	s, best := d.start, uint32(0)
+	if s&specialBit != 0 {
+		var done bool
+		if s, best, done = d.special(s, best); done {
+			return best, true
+		}
+	}
+	trans := d.trans
+	for i := 0; i < len(in); i++ {
+		s = trans[s+uint32(d.fast[in[i]])]
+		if s&specialBit != 0 {
+			if s == escapeState {
+				return 0, false
+			}
+			var done bool
+			if s, best, done = d.special(s, best); done {
+				return best, true
+			}
+		}
+	}
+	return better(best, trans[s+d.nclass+colEOI]), true
 }
 
 // MatchBytes is Match for a byte slice.
@@ -460,7 +513,9 @@ func (d *dfa) dump(b *strings.Builder) {
 		row := d.trans[off : off+d.stride]
 		fmt.Fprintf(b, "  %s:", d.name(off))
 		for c := uint32(0); c < d.nclass; c++ {
-			fmt.Fprintf(b, " %d->%s", c, d.name(row[c]))
+			if row[c] != escapeState {
+				fmt.Fprintf(b, " %d->%s", c, d.name(row[c]))
+			}
 		}
 		extra := row[d.nclass:]
 		fmt.Fprintf(b, " end->%s", answer(extra[colEOI]))

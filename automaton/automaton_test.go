@@ -91,6 +91,18 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 	if got := set.Match(in); got != want {
 		t.Fatalf("Match(%q) = %d, want %d\npatterns: %#v\n%s", in, got, want, ps, set)
 	}
+	if got, ok := set.MatchPrefix(in); !ok || got != want {
+		t.Fatalf("MatchPrefix(%q) = %d, %v, want %d, true (no escapes)", in, got, ok, want)
+	}
+	// With escape bytes: either the same answer, or a refusal when the input
+	// holds an escape byte.
+	esc := Compile(ps, Options{Escape: "b%"})
+	if got, ok := esc.MatchPrefix(in); ok && got != want || !ok && !strings.ContainsAny(in, "b%") {
+		t.Fatalf("MatchPrefix with escapes (%q) = %d, %v, want %d\npatterns: %#v", in, got, ok, want, ps)
+	}
+	if got := esc.Match(in); got != want {
+		t.Fatalf("Match with escapes (%q) = %d, want %d", in, got, want)
+	}
 	if got := set.MatchBytes([]byte(in)); got != want {
 		t.Fatalf("MatchBytes(%q) = %d, want %d\npatterns: %#v", in, got, want, ps)
 	}

@@ -46,8 +46,12 @@ type builder struct {
 	items  []item
 	nclass int
 	class  [256]uint8
-	stride uint32
-	budget int
+	fast   [256]uint8
+	// escClass is the escape class, -1 if none.
+	escClass int
+	hasFast  bool
+	stride   uint32
+	budget   int
 	// work counts items handled; construction gives up past workBudget.
 	work, workBudget int
 
@@ -84,7 +88,7 @@ type builder struct {
 
 // build constructs one automaton for ps, or returns errBudget when it would
 // need more than budget states or workBudget work.
-func build(ps []rankedPattern, budget, workBudget int) (*dfa, error) {
+func build(ps []rankedPattern, budget, workBudget int, escape string) (*dfa, error) {
 	b := &builder{budget: budget, workBudget: workBudget, index: make(map[uint64]int32), pindex: make(map[uint64]int32), loaded: -1}
 	var used [256]bool
 	for _, p := range ps {
@@ -106,6 +110,22 @@ func build(ps []rankedPattern, budget, workBudget int) (*dfa, error) {
 			b.class[c]--
 		}
 		b.nclass = 256
+	}
+	// The escape class: a class index no byte of b.class maps to, used only
+	// by the fast map, whose column holds escapeState in every row.
+	b.fast = b.class
+	if escape != "" && b.nclass < 256 {
+		b.escClass = b.nclass
+		b.nclass++
+		for i := 0; i < len(escape); i++ {
+			b.fast[escape[i]] = uint8(b.escClass)
+		}
+		b.hasFast = true
+	} else if escape == "" {
+		b.hasFast = true // no escapes: the fast map is the class map
+		b.escClass = -1
+	} else {
+		b.escClass = -1
 	}
 	b.stride = uint32(b.nclass + nExtra)
 
@@ -147,6 +167,8 @@ func build(ps []rankedPattern, budget, workBudget int) (*dfa, error) {
 	}
 	return &dfa{
 		classes: b.class,
+		fast:    b.fast,
+		hasFast: b.hasFast,
 		stride:  b.stride,
 		nclass:  uint32(b.nclass),
 		trans:   b.trans,
@@ -201,6 +223,9 @@ func (b *builder) fillRow(k int32) error {
 	row := b.trans[base : base+b.stride]
 	for c := 0; c < b.nclass; c++ {
 		row[c] = def
+	}
+	if b.escClass >= 0 {
+		row[b.escClass] = escapeState
 	}
 	for i, c := range b.psets[p].classes {
 		b.pcls[c] = int32(i)

@@ -88,7 +88,11 @@ func (r *Robots) build(tokens []string) *Matcher {
 			}
 		}
 	}
-	m.set = automaton.Compile(pats, automaton.Options{StateBudget: r.opts.StateBudget})
+	var escape string
+	if m.sem != Google {
+		escape = normalizingBytes
+	}
+	m.set = automaton.Compile(pats, automaton.Options{StateBudget: r.opts.StateBudget, Escape: escape})
 	return m
 }
 
@@ -101,6 +105,42 @@ func indexHTMDir(p string) (string, bool) {
 		return "", false
 	}
 	return p[:i+1], true
+}
+
+// normalizingBytes are the bytes that RFC9309 and Koster1996 normalisation
+// may rewrite in a URL path (compile.NormalizePath): escapes, the two
+// special characters, and every byte >= 0x80. A scan of the raw path is
+// exact up to the first of them.
+var normalizingBytes = func() string {
+	b := []byte("%*$")
+	for c := 0x80; c <= 0xFF; c++ {
+		b = append(b, byte(c))
+	}
+	return string(b)
+}()
+
+// isRobotsTxtPath reports whether path normalises (RFC9309) to exactly
+// "/robots.txt". Only a percent-escape can shorten a path to it (escapes of
+// unreserved bytes decode), so longer paths and paths without '%' are
+// answered at once. It allocates nothing.
+func isRobotsTxtPath(path string) bool {
+	const robots = "/robots.txt"
+	if path == robots {
+		return true
+	}
+	if len(path) > 3*len(robots) || strings.IndexByte(path, '%') < 0 {
+		return false
+	}
+	var buf [3 * len(robots)]byte
+	n := 0
+	for from := 0; from < len(path); {
+		k, next := compile.NormalizePathInto(buf[n:], path, from, RFC9309)
+		if k == 0 && next == from {
+			return false // no room left: longer than robots
+		}
+		n, from = n+k, next
+	}
+	return string(buf[:n]) == robots
 }
 
 // decisionBufSize is the stack buffer through which a URL that needs
@@ -135,10 +175,19 @@ func (m *Matcher) fixedDecision() Decision {
 func (m *Matcher) decide(slash bool, path string) Decision {
 	var idx int
 	isRobotsTxt := false
-	if !slash && (m.sem == Google || !compile.PathNeedsNormalizing(path, m.sem)) {
-		idx = m.set.Match(path)
-		isRobotsTxt = path == "/robots.txt"
-	} else {
+	ok := false
+	if !slash {
+		if m.sem == Google {
+			idx, ok = m.set.Match(path), true
+		} else {
+			// Scan the raw path; the automata stop at the first byte that
+			// normalising could rewrite, unless the answer is already
+			// final: the bytes before it are canonical as they are.
+			idx, ok = m.set.MatchPrefix(path)
+		}
+		isRobotsTxt = m.sem == RFC9309 && isRobotsTxtPath(path)
+	}
+	if !ok {
 		idx, isRobotsTxt = m.decideSlow(slash, path)
 	}
 	if m.sem == RFC9309 && isRobotsTxt {
