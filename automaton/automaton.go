@@ -75,6 +75,20 @@ const DefaultWorkBudget = 1 << 23
 // reaches the state budget without failed attempts.
 func maxLiteralBytes(budget int) int { return budget - 1 }
 
+// ManyWildcards is the number of wildcards from which a pattern gets an
+// automaton of its own when a set must be split: two such patterns together
+// already need about the product of their lengths in states ("/*a*a*a..."),
+// while one alone needs about its length.
+const ManyWildcards = 4
+
+// DefaultSetWorkBudget bounds the construction work of a whole Set (see
+// DefaultWorkBudget for the unit): about a quarter of a second of building on
+// a 2020s machine. Past it, every pattern not yet compiled gets an automaton
+// of its own, which costs time linear in the patterns' length: compile time
+// stays bounded whatever the file, at the price of one pass per automaton
+// when matching.
+const DefaultSetWorkBudget = 1 << 26
+
 // MaxWildcardTogether is the number of patterns with wildcards compiled into
 // one automaton when a set has more of them: each wildcard pattern stays
 // alive in every state after its '*', so k of them make every state cost k.
@@ -176,47 +190,101 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	if len(ranked) == 0 {
 		return s
 	}
-	// Sort by bytes so that split halves share prefixes.
+	// Sort by bytes so that split halves share prefixes, and drop exact
+	// duplicates: a pattern equal to a better-ranked one never wins.
 	sorted := append([]rankedPattern(nil), ranked...)
-	sort.SliceStable(sorted, func(a, b int) bool { return sorted[a].bytes < sorted[b].bytes })
-	var simple, multi []rankedPattern
+	sort.SliceStable(sorted, func(a, b int) bool {
+		x, y := sorted[a], sorted[b]
+		if x.bytes != y.bytes {
+			return x.bytes < y.bytes
+		}
+		if x.anchored != y.anchored {
+			return !x.anchored
+		}
+		return x.rank < y.rank
+	})
+	uniq := sorted[:0]
 	for _, p := range sorted {
-		if strings.Count(p.bytes, "*") >= 2 {
-			multi = append(multi, p)
-		} else {
-			simple = append(simple, p)
+		if n := len(uniq); n > 0 && uniq[n-1].bytes == p.bytes && uniq[n-1].anchored == p.anchored {
+			continue
 		}
+		uniq = append(uniq, p)
 	}
-	var literal, single []rankedPattern
-	for _, p := range simple {
-		if strings.IndexByte(p.bytes, '*') >= 0 {
-			single = append(single, p)
-		} else {
+	sorted = uniq
+	c := &compiler{budget: budget, escape: opts.Escape, work: DefaultSetWorkBudget}
+	var literal, single, multi, heavy []rankedPattern
+	for _, p := range sorted {
+		switch n := strings.Count(p.bytes, "*"); {
+		case n == 0:
 			literal = append(literal, p)
+		case n == 1:
+			single = append(single, p)
+		case n < ManyWildcards:
+			multi = append(multi, p)
+		default:
+			heavy = append(heavy, p)
 		}
 	}
-	if len(multi) <= MaxMultiWildcard && len(single)+len(multi) <= MaxWildcardTogether {
-		s.autos = buildSplit(sorted, budget, opts.Escape, s.autos)
+	if len(heavy) == 0 && len(multi) <= MaxMultiWildcard && len(single)+len(multi) <= MaxWildcardTogether {
+		s.autos = c.split(sorted, s.autos)
 		return s
 	}
 	// Many wildcard patterns: literal patterns together (a trie, linear),
-	// single-wildcard patterns in chunks, multi-wildcard ones in small chunks.
+	// single-wildcard patterns in chunks, multi-wildcard ones in small
+	// chunks, and each pattern with many wildcards on its own.
 	for i := 0; i < len(literal); {
 		j, size := i, 0
 		for j < len(literal) && (j == i || size+len(literal[j].bytes) <= maxLiteralBytes(budget)) {
 			size += len(literal[j].bytes)
 			j++
 		}
-		s.autos = buildSplit(literal[i:j], budget, opts.Escape, s.autos)
+		s.autos = c.split(literal[i:j], s.autos)
 		i = j
 	}
 	for i := 0; i < len(single); i += MaxWildcardTogether {
-		s.autos = buildSplit(single[i:min(i+MaxWildcardTogether, len(single))], budget, opts.Escape, s.autos)
+		s.autos = c.split(single[i:min(i+MaxWildcardTogether, len(single))], s.autos)
 	}
 	for i := 0; i < len(multi); i += MaxMultiWildcard {
-		s.autos = buildSplit(multi[i:min(i+MaxMultiWildcard, len(multi))], budget, opts.Escape, s.autos)
+		s.autos = c.split(multi[i:min(i+MaxMultiWildcard, len(multi))], s.autos)
+	}
+	for i := range heavy {
+		s.autos = c.split(heavy[i:i+1], s.autos)
 	}
 	return s
+}
+
+// compiler carries what one Compile may still spend.
+type compiler struct {
+	budget int
+	escape string
+	// work is what is left of DefaultSetWorkBudget; once it is spent, the
+	// patterns not yet compiled get an automaton each.
+	work int
+}
+
+// split builds ps as one automaton, or splits it in two (halves of the
+// byte-sorted list) when that would pass the budgets. A pattern alone always
+// fits: its automaton is linear in its length.
+func (c *compiler) split(ps []rankedPattern, out []*dfa) []*dfa {
+	if len(ps) == 1 {
+		d, w, _ := build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1), c.escape)
+		c.work -= w
+		return append(out, d)
+	}
+	if c.work <= 0 {
+		for i := range ps {
+			out = c.split(ps[i:i+1], out)
+		}
+		return out
+	}
+	d, w, err := build(ps, c.budget, min(DefaultWorkBudget, c.work), c.escape)
+	c.work -= w
+	if err == nil {
+		return append(out, d)
+	}
+	h := len(ps) / 2
+	out = c.split(ps[:h], out)
+	return c.split(ps[h:], out)
 }
 
 type rankedPattern struct {
@@ -245,21 +313,6 @@ func simplify(p Pattern, rank int32) rankedPattern {
 		anchored = false
 	}
 	return rankedPattern{bytes: b, anchored: anchored, rank: rank}
-}
-
-func buildSplit(ps []rankedPattern, budget int, escape string, out []*dfa) []*dfa {
-	d, err := build(ps, budget, DefaultWorkBudget, escape)
-	if err == nil {
-		return append(out, d)
-	}
-	if len(ps) == 1 {
-		// A single pattern needs at most len+1 states; build it whatever the budget.
-		d, _ = build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1), escape)
-		return append(out, d)
-	}
-	h := len(ps) / 2
-	out = buildSplit(ps[:h], budget, escape, out)
-	return buildSplit(ps[h:], budget, escape, out)
 }
 
 // Match returns the index (in the slice given to Compile) of the

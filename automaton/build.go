@@ -88,8 +88,9 @@ type builder struct {
 
 // build constructs one automaton for ps, or returns errBudget when it would
 // need more than budget states or workBudget work.
-func build(ps []rankedPattern, budget, workBudget int, escape string) (*dfa, error) {
+func build(ps []rankedPattern, budget, workBudget int, escape string) (d *dfa, work int, err error) {
 	b := &builder{budget: budget, workBudget: workBudget, index: make(map[uint64]int32), pindex: make(map[uint64]int32), loaded: -1}
+	defer func() { work = b.work }()
 	var used [256]bool
 	for _, p := range ps {
 		for i := 0; i < len(p.bytes); i++ {
@@ -158,11 +159,11 @@ func build(ps []rankedPattern, budget, workBudget int, escape string) (*dfa, err
 	}
 	start, err := b.finish(empty, acc)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for k := 0; k < len(b.pid); k++ {
 		if err := b.fillRow(int32(k)); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	return &dfa{
@@ -174,7 +175,7 @@ func build(ps []rankedPattern, budget, workBudget int, escape string) (*dfa, err
 		trans:   b.trans,
 		start:   start,
 		nstates: len(b.pid),
-	}, nil
+	}, 0, nil
 }
 
 func (b *builder) tset(k int32) []int32 { return b.arena[b.off[k]:b.off[k+1]] }

@@ -124,6 +124,10 @@ func newFlagSet(name string) *flag.FlagSet {
 // may come after positional arguments too (check /a --agent x); after "--"
 // every argument is positional. On -h it prints help to stdout and returns
 // status exitOK with done set; on a bad flag it prints one line to stderr.
+// flagErrLine escapes the line breaks a flag's name or value may hold, so that
+// an error about it stays on one line.
+var flagErrLine = strings.NewReplacer("\n", `\n`, "\r", `\r`)
+
 func parseFlags(fs *flag.FlagSet, args []string, help string, stdout, stderr io.Writer) (pos []string, status int, done bool) {
 	for {
 		err := fs.Parse(args)
@@ -132,7 +136,10 @@ func parseFlags(fs *flag.FlagSet, args []string, help string, stdout, stderr io.
 			return nil, exitOK, true
 		}
 		if err != nil {
-			return nil, fail(stderr, "%s: %v (see 'robotstxt help %s')", fs.Name(), err, fs.Name()), true
+			// One line, whatever the flag's name holds: control characters
+			// (a newline in "--bo\ngus") are escaped.
+			msg := flagErrLine.Replace(err.Error())
+			return nil, fail(stderr, "%s: %s (see 'robotstxt help %s')", fs.Name(), msg, fs.Name()), true
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
