@@ -200,39 +200,52 @@ func (m *Matcher) decide(slash bool, path string) Decision {
 	return Decision{Allowed: rf.rule.Kind == compile.Allow, Rule: rf.rule, Reason: rf.reason}
 }
 
-// decideSlow feeds "/"+path (when slash) through the normaliser into each
-// automaton, through a stack buffer, and reports whether the normalised path
-// is exactly "/robots.txt". The path is normalised once per automaton, which
-// keeps the decision free of allocation however many automata there are.
+// slowBatch is the number of automata fed together by decideSlow: their
+// runs live on the stack, and each chunk of the normalised path is produced
+// once per batch.
+const slowBatch = 64
+
+// decideSlow feeds "/"+path (when slash) through the normaliser into the
+// automata, chunk by chunk through a stack buffer, and reports whether the
+// normalised path is exactly "/robots.txt". The path is normalised once per
+// batch of slowBatch automata, which keeps the decision free of allocation
+// however many automata there are.
 func (m *Matcher) decideSlow(slash bool, path string) (int, bool) {
 	var buf [decisionBufSize]byte
+	var runs [slowBatch]automaton.Run
 	const robots = "/robots.txt"
 	isRobots := false
 	var ans automaton.Answer
 	n := m.set.Len()
-	for i := 0; i < max(n, 1); i++ {
-		r := automaton.Run{}
-		if n > 0 {
-			r = m.set.Start(i)
+	for lo := 0; lo < max(n, 1); lo += slowBatch {
+		hi := min(lo+slowBatch, n)
+		for i := lo; i < hi; i++ {
+			runs[i-lo] = m.set.Start(i)
 		}
 		seen := 0 // output so far equals robots[:seen]; -1 once it differs
-		emit := func(b []byte) {
-			if i == 0 && seen >= 0 {
+		emit := func(b []byte) bool {
+			if lo == 0 && seen >= 0 {
 				if seen+len(b) <= len(robots) && robots[seen:seen+len(b)] == string(b) {
 					seen += len(b)
 				} else {
 					seen = -1
 				}
 			}
-			if n > 0 {
-				r = m.set.Step(i, r, b)
+			live := lo == 0 && seen >= 0
+			for i := lo; i < hi; i++ {
+				if r := &runs[i-lo]; !r.Done() {
+					*r = m.set.Step(i, *r, b)
+					live = live || !r.Done()
+				}
 			}
+			return live
 		}
+		live := true
 		if slash {
 			buf[0] = '/'
-			emit(buf[:1])
+			live = emit(buf[:1])
 		}
-		for from := 0; from < len(path) && (i == 0 && seen >= 0 || !r.Done()); {
+		for from := 0; from < len(path) && live; {
 			var k int
 			if m.sem == Google { // Google matches the URL as given
 				k = copy(buf[:], path[from:])
@@ -240,13 +253,13 @@ func (m *Matcher) decideSlow(slash bool, path string) (int, bool) {
 			} else {
 				k, from = compile.NormalizePathInto(buf[:], path, from, m.sem)
 			}
-			emit(buf[:k])
+			live = emit(buf[:k])
 		}
-		if i == 0 {
+		if lo == 0 {
 			isRobots = seen == len(robots)
 		}
-		if n > 0 {
-			ans = automaton.Better(ans, m.set.Answer(i, r))
+		for i := lo; i < hi; i++ {
+			ans = automaton.Better(ans, m.set.Answer(i, runs[i-lo]))
 		}
 	}
 	return m.set.Index(ans), isRobots
