@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,7 +39,7 @@ type benchInput struct {
 // (docs.oracle.com is past the size limit: only 512,000 bytes are read).
 func benchInputs(b *testing.B) []benchInput {
 	inputs := []benchInput{{"small", []byte(smallBody)}, {"large", largeBody(500)}}
-	if dir := findCorpus(); dir != "" {
+	if dir := corpus.Dir(); dir != "" {
 		for _, name := range []string{"google.com", "en.wikipedia.org", "docs.oracle.com"} {
 			body, err := os.ReadFile(filepath.Join(dir, "files", name+".txt"))
 			if err == nil {

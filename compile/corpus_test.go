@@ -2,25 +2,13 @@ package compile
 
 import (
 	"bufio"
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// findCorpus returns the directory of the corpus of real robots.txt files:
-// $ROBOTSTXT_CORPUS if set, else ../../shared/corpus if it exists, else "".
-func findCorpus() string {
-	if dir := os.Getenv("ROBOTSTXT_CORPUS"); dir != "" {
-		return dir
-	}
-	dir := filepath.Join("..", "..", "shared", "corpus")
-	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-		return dir
-	}
-	return ""
-}
 
 // corpusEntry is one row of the corpus's MANIFEST.tsv.
 type corpusEntry struct {
@@ -71,7 +59,7 @@ func readManifest(t *testing.T, dir string) []corpusEntry {
 // produce diagnostics and (almost) no rules. With -short only every tenth
 // file is read.
 func TestCorpus_ParseAll(t *testing.T) {
-	dir := findCorpus()
+	dir := corpus.Dir()
 	if dir == "" {
 		t.Skip("no corpus: set ROBOTSTXT_CORPUS or put it at ../../shared/corpus")
 	}

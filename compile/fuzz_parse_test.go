@@ -2,6 +2,7 @@ package compile
 
 import (
 	"bufio"
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,7 +148,7 @@ func naiveLines(body []byte) int {
 // corpusSeeds returns the bodies of the corpus's unusual files (WEIRD.tsv)
 // that fit maxParseFuzzInput, or nothing when the corpus is absent.
 func corpusSeeds(tb testing.TB) [][]byte {
-	dir := findCorpus()
+	dir := corpus.Dir()
 	if dir == "" {
 		return nil
 	}

@@ -3,6 +3,7 @@ package compile
 import (
 	"bufio"
 	"fmt"
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -453,18 +454,9 @@ func TestURLPathCorpus(t *testing.T) {
 	t.Logf("%d corpus URLs checked", len(urls))
 }
 
-// corpusDir returns the corpus directory: $ROBOTSTXT_CORPUS, or the shared
-// corpus beside the repository.
-func corpusDir() string {
-	if d := os.Getenv("ROBOTSTXT_CORPUS"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared", "corpus")
-}
-
 // corpusURLs reads the corpus URL lists, at most limit URLs (0: all).
 func corpusURLs(tb testing.TB, limit int) []string {
-	files, _ := filepath.Glob(filepath.Join(corpusDir(), "urls", "*.txt"))
+	files, _ := filepath.Glob(filepath.Join(corpus.Dir(), "urls", "*.txt"))
 	var urls []string
 	for _, name := range files {
 		f, err := os.Open(name)
