@@ -240,8 +240,8 @@ func advCompile(t *testing.T, name string, ps []automaton.Pattern, opts automato
 func TestAdversarial_WildcardSets(t *testing.T) {
 	for _, s := range advSets() {
 		t.Run(s.name, func(t *testing.T) {
-			if testing.Short() && len(s.patterns) > 500 && s.name != "star-prefix-dictionary-1000" {
-				t.Skip("-short: stars50x200 shows the same")
+			if testing.Short() && len(s.patterns) > 200 {
+				t.Skip("-short (the race pass in CI): the smaller sets show the same; go test without -short runs all")
 			}
 			set, d, ok := advCompile(t, s.name, s.patterns, automaton.Options{})
 			if !ok {

@@ -124,7 +124,11 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 
 func TestMatch_RandomAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	for iter := 0; iter < 3000; iter++ {
+	iters := 3000
+	if testing.Short() {
+		iters = 300 // the race pass; go test without -short runs all
+	}
+	for iter := 0; iter < iters; iter++ {
 		ps := make([]Pattern, 1+r.Intn(6))
 		for i := range ps {
 			ps[i] = randPattern(r, "ab/", 6)

@@ -86,8 +86,8 @@ func TestDifferential_Corpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if testing.Short() && len(files) > 400 {
-		files = files[:400]
+	if testing.Short() && len(files) > 150 {
+		files = files[:150]
 	}
 	var decisions atomic.Int64
 	var wg sync.WaitGroup
