@@ -78,17 +78,7 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 // URLs of its host and URLs made from its own patterns, in all semantics and
 // for several crawlers. It skips when the corpus is absent.
 func TestDifferential_Corpus(t *testing.T) {
-	dir := corpus.Dir()
-	if dir == "" {
-		t.Skip("corpus not found: set " + corpus.EnvVar + " or place it at ../shared/corpus")
-	}
-	files, err := corpus.Files(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if testing.Short() && len(files) > 150 {
-		files = files[:150]
-	}
+	files := corpus.TestFiles(t, 150)
 	var decisions atomic.Int64
 	var wg sync.WaitGroup
 	work := make(chan corpus.File)

@@ -73,17 +73,7 @@ func FuzzUnmarshalBinary(f *testing.F) {
 // the original. It logs the encoded size against the robots.txt size. It
 // skips when the corpus is absent; -short takes the first 2,000 files.
 func TestMarshal_CorpusRoundTrip(t *testing.T) {
-	dir := corpus.Dir()
-	if dir == "" {
-		t.Skip("corpus not found: set " + corpus.EnvVar + " or place it at ../shared/corpus")
-	}
-	files, err := corpus.Files(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if testing.Short() && len(files) > 2000 {
-		files = files[:2000]
-	}
+	files := corpus.TestFiles(t, 2000)
 	const maxRealURLs = 200 // per file, to keep the whole run well under a minute
 	tokens := [][]string{{"Googlebot"}, {"*"}}
 

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"testing"
 )
 
 // EnvVar names the environment variable that points at the corpus directory.
@@ -124,4 +125,22 @@ func ReadLines(path string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// TestFiles returns the corpus files for a test, skipping the test when
+// there is no corpus and keeping the first shortLimit files in -short mode.
+func TestFiles(tb testing.TB, shortLimit int) []File {
+	tb.Helper()
+	dir := Dir()
+	if dir == "" {
+		tb.Skip("corpus not found: set " + EnvVar + " or place it at ../shared/corpus")
+	}
+	files, err := Files(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if testing.Short() && len(files) > shortLimit {
+		files = files[:shortLimit]
+	}
+	return files
 }
