@@ -345,27 +345,13 @@ func (d *dfa) matchFast(in string) (uint32, bool) {
 	if !d.hasFast {
 		return 0, false
 	}
-	s, best := d.start, uint32(0)
-	if s&specialBit != 0 {
-		var done bool
-		if s, best, done = d.special(s, best); done {
-			return best, true
+	s, best := d.begin()
+	if s != deadState {
+		if s, best = scan(d, &d.fast, s, best, in); s == escapeState {
+			return 0, false
 		}
 	}
-	trans := d.trans
-	for i := 0; i < len(in); i++ {
-		s = trans[s+uint32(d.fast[in[i]])]
-		if s&specialBit != 0 {
-			if s == escapeState {
-				return 0, false
-			}
-			var done bool
-			if s, best, done = d.special(s, best); done {
-				return best, true
-			}
-		}
-	}
-	return better(best, trans[s+d.nclass+colEOI]), true
+	return d.end(s, best), true
 }
 
 // MatchBytes is Match for a byte slice.
@@ -405,46 +391,64 @@ func (d *dfa) special(s, best uint32) (uint32, uint32, bool) {
 	return s, best, best != 0 && best <= row[colMin]
 }
 
-func (d *dfa) matchString(in string) uint32 {
-	s, best := d.start, uint32(0)
+// begin returns the state and best answer at the start of an input; the
+// state is deadState when the answer is already final.
+func (d *dfa) begin() (s, best uint32) {
+	s = d.start
 	if s&specialBit != 0 {
 		var done bool
-		if s, best, done = d.special(s, best); done {
-			return best
+		if s, best, done = d.special(s, 0); done {
+			return deadState, best
 		}
 	}
+	return s, best
+}
+
+// scan is the one scan loop: it runs d from (s, best) over in, with the
+// byte-to-class map cls (d.classes, or d.fast which also maps the escape
+// bytes), one table load and one bit test per byte. It stops early with
+// s == deadState when the answer is final, or s == escapeState at an escape
+// byte (only d.fast leads there). Instantiated once for string and once for
+// []byte, so neither pays for the other.
+func scan[T string | []byte](d *dfa, cls *[256]uint8, s, best uint32, in T) (uint32, uint32) {
 	trans := d.trans
 	for i := 0; i < len(in); i++ {
-		s = trans[s+uint32(d.classes[in[i]])]
+		s = trans[s+uint32(cls[in[i]])]
 		if s&specialBit != 0 {
+			if s == escapeState {
+				return s, best
+			}
 			var done bool
 			if s, best, done = d.special(s, best); done {
-				return best
+				return deadState, best
 			}
 		}
 	}
-	return better(best, trans[s+d.nclass+colEOI])
+	return s, best
+}
+
+// end returns the answer for the input scanned so far.
+func (d *dfa) end(s, best uint32) uint32 {
+	if s == deadState {
+		return best
+	}
+	return better(best, d.trans[s+d.nclass+colEOI])
+}
+
+func (d *dfa) matchString(in string) uint32 {
+	s, best := d.begin()
+	if s != deadState {
+		s, best = scan(d, &d.classes, s, best, in)
+	}
+	return d.end(s, best)
 }
 
 func (d *dfa) matchBytes(in []byte) uint32 {
-	s, best := d.start, uint32(0)
-	if s&specialBit != 0 {
-		var done bool
-		if s, best, done = d.special(s, best); done {
-			return best
-		}
+	s, best := d.begin()
+	if s != deadState {
+		s, best = scan(d, &d.classes, s, best, in)
 	}
-	trans := d.trans
-	for _, c := range in {
-		s = trans[s+uint32(d.classes[c])]
-		if s&specialBit != 0 {
-			var done bool
-			if s, best, done = d.special(s, best); done {
-				return best
-			}
-		}
-	}
-	return better(best, trans[s+d.nclass+colEOI])
+	return d.end(s, best)
 }
 
 // Answer is the best answer found so far by one or more automata of a Set:
@@ -473,15 +477,8 @@ type Run struct {
 
 // Start returns the Run of automaton i at the start of an input.
 func (s *Set) Start(i int) Run {
-	d := s.autos[i]
-	r := Run{s: d.start}
-	if r.s&specialBit != 0 {
-		var done bool
-		if r.s, r.best, done = d.special(r.s, 0); done {
-			r.s = deadState
-		}
-	}
-	return r
+	st, best := s.autos[i].begin()
+	return Run{s: st, best: best}
 }
 
 // Done reports whether r's answer can no longer change: the rest of the
@@ -494,26 +491,13 @@ func (s *Set) Step(i int, r Run, chunk []byte) Run {
 		return r
 	}
 	d := s.autos[i]
-	st, best := r.s, r.best
-	for _, c := range chunk {
-		st = d.trans[st+uint32(d.classes[c])]
-		if st&specialBit != 0 {
-			var done bool
-			if st, best, done = d.special(st, best); done {
-				return Run{s: deadState, best: best}
-			}
-		}
-	}
+	st, best := scan(d, &d.classes, r.s, r.best, chunk)
 	return Run{s: st, best: best}
 }
 
 // Answer returns automaton i's answer for the input given so far.
 func (s *Set) Answer(i int, r Run) Answer {
-	if r.s == deadState {
-		return Answer(r.best)
-	}
-	d := s.autos[i]
-	return Answer(better(r.best, d.trans[r.s+d.nclass+colEOI]))
+	return Answer(s.autos[i].end(r.s, r.best))
 }
 
 // Stats describes the size of a Set.

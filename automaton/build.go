@@ -71,15 +71,14 @@ type builder struct {
 	// Scratch for building one successor.
 	tnext    []int32 // transient items
 	newStars []int32
-	done     []int32  // ranks completed
 	mark     []uint32 // per item: generation when added
-	rankMark []uint32 // per rank: generation when completed
 	gen      uint32
 	bucket   [256][]int32
 	clsMark  [256]uint32
 	clsGen   uint32
 	seen     []uint8
 	pstars   []int32
+	nrank    int     // number of pattern ranks
 	starOf   []int32 // rank -> star of star set `loaded`, -1 none
 	loaded   int32
 	pcls     [256]int32  // class -> index in the current star set's classes
@@ -147,7 +146,7 @@ func build(ps []rankedPattern, budget, workBudget int, escape string) (d *dfa, w
 		maxRank = max(maxRank, p.rank)
 	}
 	b.mark = make([]uint32, len(b.items))
-	b.rankMark = make([]uint32, maxRank+1)
+	b.nrank = int(maxRank) + 1
 	b.off = append(b.off, 0)
 
 	// Start: every pattern at its first position, with no stars yet.
@@ -260,11 +259,9 @@ func (b *builder) fillRow(k int32) error {
 func (b *builder) begin() {
 	b.tnext = b.tnext[:0]
 	b.newStars = b.newStars[:0]
-	b.done = b.done[:0]
 	b.gen++
 	if b.gen == 0 { // wrapped: reset marks
 		clear(b.mark)
-		clear(b.rankMark)
 		b.gen = 1
 	}
 }
@@ -301,15 +298,14 @@ func (b *builder) add(it int32, acc uint32) uint32 {
 }
 
 // finish turns the successor being built (star set p plus b.newStars and
-// b.tnext, with b.done completed) into a transition value: the dead state,
+// b.tnext) into a transition value: the dead state,
 // or a state's offset, marked special when it accepts.
 func (b *builder) finish(p int32, acc uint32) (uint32, error) {
-	completed := func(r int32) bool { return b.rankMark[r] == b.gen }
-	// The new star set: old stars, less those of completed patterns and of
-	// patterns that reached a later star, plus the new stars (the last per
+	// The new star set: old stars, less those of patterns that reached a
+	// later star, plus the new stars (the last per
 	// pattern).
 	q := p
-	if len(b.newStars) > 0 || len(b.done) > 0 {
+	if len(b.newStars) > 0 {
 		slices.Sort(b.newStars)
 		b.pstars = b.pstars[:0]
 		old := b.psets[p].stars
@@ -324,9 +320,6 @@ func (b *builder) finish(p int32, acc uint32) (uint32, error) {
 				j++
 			}
 			r := b.items[it].rank
-			if completed(r) {
-				continue
-			}
 			if n := len(b.pstars); n > 0 && b.items[b.pstars[n-1]].rank == r {
 				b.pstars[n-1] = it // a later star of the same pattern wins
 				continue
@@ -335,8 +328,7 @@ func (b *builder) finish(p int32, acc uint32) (uint32, error) {
 		}
 		q = b.internStars(b.pstars)
 	}
-	// Transient items: drop those of completed patterns, and those before
-	// their pattern's star (the star matches everything they could).
+	// Transient items: drop those before their pattern's star (the star matches everything they could).
 	stars := b.psets[q].stars
 	b.loadStars(q)
 	t := b.tnext
@@ -344,7 +336,7 @@ func (b *builder) finish(p int32, acc uint32) (uint32, error) {
 	out := t[:0]
 	for _, it := range t {
 		r := b.items[it].rank
-		if completed(r) || it < b.starOf[r] {
+		if it < b.starOf[r] {
 			continue
 		}
 		out = append(out, it)
@@ -387,7 +379,7 @@ func (b *builder) loadStars(q int32) {
 		return
 	}
 	if b.starOf == nil {
-		b.starOf = make([]int32, len(b.rankMark))
+		b.starOf = make([]int32, b.nrank)
 		for i := range b.starOf {
 			b.starOf[i] = -1
 		}
