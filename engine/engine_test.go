@@ -11,31 +11,13 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/fuzz"
 )
 
-// runTable runs the engine-independent conformance table for one semantics.
+// runTable runs the engine-independent conformance table (the JSON table
+// and fuzz.BuiltCases) against the engine, for one semantics.
 func runTable(t *testing.T, sem compile.Semantics) {
-	cases, err := fuzz.LoadConformance("../testdata/conformance.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, c := range cases {
-		want, ok := c.Expect[sem.String()]
-		if !ok {
-			continue
-		}
-		n++
-		t.Run(c.Name, func(t *testing.T) {
-			r := engine.Compile(c.Body(), engine.Options{Semantics: sem})
-			d := r.Matcher(c.Agents...).Decide(c.URL)
-			if d.Allowed != want.Allowed || d.Rule.Line != want.Line {
-				t.Errorf("%s (%s): got allowed=%v line=%d (%s), want allowed=%v line=%d\nrobots: %q\nagents: %q\nurl: %q",
-					c.Name, c.Source, d.Allowed, d.Rule.Line, d.Reason, want.Allowed, want.Line, c.Body(), c.Agents, c.URL)
-			}
-		})
-	}
-	if n == 0 {
-		t.Fatalf("no %s cases in the table", sem)
-	}
+	fuzz.RunConformance(t, "../testdata/conformance.json", sem, func(c fuzz.Case) (bool, int, string) {
+		d := engine.Compile(c.Body(), engine.Options{Semantics: sem}).Matcher(c.Agents...).Decide(c.URL)
+		return d.Allowed, d.Rule.Line, d.Reason.String()
+	})
 }
 
 func TestRFC9309_ConformanceTable(t *testing.T)    { runTable(t, engine.RFC9309) }

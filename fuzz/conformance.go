@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
+	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
 )
@@ -111,4 +113,114 @@ func (c Case) validate(seen map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// maxLine is the number of bytes of a line that are kept (SEMANTICS.md
+// section 1), written out here rather than taken from compile.
+const maxLine = 16663
+
+// maxFile is the number of bytes of a file that are read by default
+// (SEMANTICS.md section 1).
+const maxFile = 512000
+
+// BuiltCases are the cases too large for the JSON table: the line-length
+// cap and the 500 KiB file cap. Their expectations follow SEMANTICS.md
+// section 1 and hold in all three semantics.
+func BuiltCases() []Case {
+	all := func(allowed bool, line int) map[string]Expect {
+		e := Expect{Allowed: allowed, Line: line}
+		return map[string]Expect{"rfc9309": e, "google": e, "koster1996": e}
+	}
+	const lineSrc = "SEMANTICS 1 (at most 16663 bytes of a line are kept, the kept part still counts)"
+	const fileSrc = "SEMANTICS 1 (only the first 512,000 bytes are read; a last line without an end counts)"
+	rule := "Disallow: /"
+	kept := maxLine - len(rule) // bytes of the value after "/" that survive the cut
+	a := func(n int) string { return strings.Repeat("a", n) }
+
+	longBody := "User-agent: *\n" + rule + a(20000) + "\nAllow: /b\n"
+	exactBody := "User-agent: *\n" + rule + a(kept-1) + "Z\n"            // a line of exactly maxLine bytes
+	overBody := "User-agent: *\n" + rule + a(kept) + "Z\nDisallow: /c\n" // one byte over: Z is dropped
+	commentBody := "User-agent: *\n#" + strings.Repeat("x", 30000) + "\nDisallow: /c\n"
+
+	// A body whose byte maxFile falls inside "Disallow: /straddle-abcdef".
+	head := "User-agent: *\nDisallow: /early\n"
+	inside := "Disallow: /straddle-ab"
+	var b strings.Builder
+	b.WriteString(head)
+	line := 2
+	fill := maxFile - len(head) - len(inside)
+	for fill > 0 {
+		n := 100
+		if fill < 200 {
+			n = fill
+		}
+		b.WriteString("#" + strings.Repeat("x", n-2) + "\n")
+		fill -= n
+		line++
+	}
+	straddleLine := line + 1
+	b.WriteString(inside)
+	if b.Len() != maxFile {
+		panic("BuiltCases: the 500 KiB body is mis-built")
+	}
+	b.WriteString("cdef\nDisallow: /late\n")
+	bigBody := b.String()
+
+	return []Case{
+		{Name: "go-built/long-line/cut-pattern-matches", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
+			URL: "/" + a(kept), Expect: all(false, 2)},
+		{Name: "go-built/long-line/cut-pattern-not-shorter", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
+			URL: "/" + a(kept-1), Expect: all(true, 0)},
+		{Name: "go-built/long-line/next-line-counts", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
+			URL: "/b", Expect: all(true, 3)},
+		{Name: "go-built/long-line/exact-limit-kept", Source: lineSrc + " (a line of exactly 16663 bytes is whole)", Robots: exactBody, Agents: []string{"bot"},
+			URL: "/" + a(kept-1), Expect: all(true, 0)},
+		{Name: "go-built/long-line/exact-limit-last-byte", Source: lineSrc + " (a line of exactly 16663 bytes is whole)", Robots: exactBody, Agents: []string{"bot"},
+			URL: "/" + a(kept-1) + "Z", Expect: all(false, 2)},
+		{Name: "go-built/long-line/one-over-limit", Source: lineSrc + " (byte 16664 is dropped)", Robots: overBody, Agents: []string{"bot"},
+			URL: "/" + a(kept), Expect: all(false, 2)},
+		{Name: "go-built/long-line/one-over-limit-next-line", Source: lineSrc, Robots: overBody, Agents: []string{"bot"},
+			URL: "/c", Expect: all(false, 3)},
+		{Name: "go-built/long-line/comment", Source: lineSrc + " (a long comment line)", Robots: commentBody, Agents: []string{"bot"},
+			URL: "/c", Expect: all(false, 3)},
+		{Name: "go-built/500KiB/before-limit", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
+			URL: "/early", Expect: all(false, 2)},
+		{Name: "go-built/500KiB/after-limit-ignored", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
+			URL: "/late", Expect: all(true, 0)},
+		{Name: "go-built/500KiB/straddling-line-cut", Source: fileSrc + " (the line crossing the limit is cut there)", Robots: bigBody, Agents: []string{"bot"},
+			URL: "/straddle-abX", Expect: all(false, straddleLine)},
+		{Name: "go-built/500KiB/straddling-line-not-shorter", Source: fileSrc + " (the line crossing the limit is cut there)", Robots: bigBody, Agents: []string{"bot"},
+			URL: "/straddle-a", Expect: all(true, 0)},
+	}
+}
+
+// RunConformance runs every expectation for sem, of the table at path and of
+// BuiltCases, against decide, one subtest per case; it fails the test when
+// the table has no expectation for sem. decide returns the decision, the
+// deciding line (0 for none) and a description for failure messages. Every
+// engine runs the same table through it.
+func RunConformance(t *testing.T, path string, sem compile.Semantics, decide func(Case) (allowed bool, line int, why string)) {
+	t.Helper()
+	table, err := LoadConformance(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range append(table, BuiltCases()...) {
+		want, ok := c.Expect[sem.String()]
+		if !ok {
+			continue
+		}
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			allowed, line, why := decide(c)
+			if allowed != want.Allowed || line != want.Line {
+				t.Errorf("%s: %s\n  want allowed=%v line=%d\n  got  allowed=%v line=%d (%s)\n  reproducer: %s",
+					sem, c.Source, want.Allowed, want.Line, allowed, line, why, c.Reproducer())
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatalf("no expectations for %s", sem)
+	}
 }

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,30 +25,12 @@ func loadTable(t *testing.T) []Case {
 	return cases
 }
 
-// runConformance runs every expectation for sem, of the JSON table and of the
-// Go-built cases, against Decide, one subtest per case.
+// runConformance runs the whole table for sem against the reference matcher.
 func runConformance(t *testing.T, sem compile.Semantics) {
-	cases := append(loadTable(t), goBuiltCases()...)
-	n := 0
-	for _, c := range cases {
-		want, ok := c.Expect[sem.String()]
-		if !ok {
-			continue
-		}
-		n++
-		c := c
-		t.Run(c.Name, func(t *testing.T) {
-			got := Decide(c.Body(), c.Agents, c.URL, sem)
-			if got.Allowed != want.Allowed || got.Line != want.Line {
-				t.Errorf("%s: %s\n  want allowed=%v line=%d\n  got  allowed=%v line=%d (%s %q, reason %s)\n  reproducer: %s",
-					sem, c.Source, want.Allowed, want.Line,
-					got.Allowed, got.Line, got.Kind, got.Pattern, got.Reason, c.Reproducer())
-			}
-		})
-	}
-	if n == 0 {
-		t.Fatalf("no expectations for %s", sem)
-	}
+	RunConformance(t, conformancePath, sem, func(c Case) (bool, int, string) {
+		got := Decide(c.Body(), c.Agents, c.URL, sem)
+		return got.Allowed, got.Line, fmt.Sprintf("%s %q, reason %s", got.Kind, got.Pattern, got.Reason)
+	})
 }
 
 func TestRFC9309_ConformanceTable(t *testing.T)    { runConformance(t, compile.RFC9309) }
@@ -70,7 +53,7 @@ func TestConformanceTable_Counts(t *testing.T) {
 	per, total := count(table)
 	t.Logf("testdata/conformance.json: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d",
 		len(table), total, per["rfc9309"], per["google"], per["koster1996"])
-	built := goBuiltCases()
+	built := BuiltCases()
 	bper, btotal := count(built)
 	t.Logf("Go-built cases: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d",
 		len(built), btotal, bper["rfc9309"], bper["google"], bper["koster1996"])
@@ -81,85 +64,6 @@ func TestConformanceTable_Counts(t *testing.T) {
 		if per[sem.String()] == 0 {
 			t.Errorf("the table has no %s expectations", sem)
 		}
-	}
-}
-
-// maxLine is the number of bytes of a line that are kept (SEMANTICS.md
-// section 1), written out here rather than taken from compile.
-const maxLine = 16663
-
-// maxFile is the number of bytes of a file that are read by default
-// (SEMANTICS.md section 1).
-const maxFile = 512000
-
-// goBuiltCases are the cases too large for the JSON table: the line-length
-// cap and the 500 KiB file cap. Their expectations follow SEMANTICS.md
-// section 1 and hold in all three semantics.
-func goBuiltCases() []Case {
-	all := func(allowed bool, line int) map[string]Expect {
-		e := Expect{Allowed: allowed, Line: line}
-		return map[string]Expect{"rfc9309": e, "google": e, "koster1996": e}
-	}
-	const lineSrc = "SEMANTICS 1 (at most 16663 bytes of a line are kept, the kept part still counts)"
-	const fileSrc = "SEMANTICS 1 (only the first 512,000 bytes are read; a last line without an end counts)"
-	rule := "Disallow: /"
-	kept := maxLine - len(rule) // bytes of the value after "/" that survive the cut
-	a := func(n int) string { return strings.Repeat("a", n) }
-
-	longBody := "User-agent: *\n" + rule + a(20000) + "\nAllow: /b\n"
-	exactBody := "User-agent: *\n" + rule + a(kept-1) + "Z\n"            // a line of exactly maxLine bytes
-	overBody := "User-agent: *\n" + rule + a(kept) + "Z\nDisallow: /c\n" // one byte over: Z is dropped
-	commentBody := "User-agent: *\n#" + strings.Repeat("x", 30000) + "\nDisallow: /c\n"
-
-	// A body whose byte maxFile falls inside "Disallow: /straddle-abcdef".
-	head := "User-agent: *\nDisallow: /early\n"
-	inside := "Disallow: /straddle-ab"
-	var b strings.Builder
-	b.WriteString(head)
-	line := 2
-	fill := maxFile - len(head) - len(inside)
-	for fill > 0 {
-		n := 100
-		if fill < 200 {
-			n = fill
-		}
-		b.WriteString("#" + strings.Repeat("x", n-2) + "\n")
-		fill -= n
-		line++
-	}
-	straddleLine := line + 1
-	b.WriteString(inside)
-	if b.Len() != maxFile {
-		panic("goBuiltCases: the 500 KiB body is mis-built")
-	}
-	b.WriteString("cdef\nDisallow: /late\n")
-	bigBody := b.String()
-
-	return []Case{
-		{Name: "go-built/long-line/cut-pattern-matches", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
-			URL: "/" + a(kept), Expect: all(false, 2)},
-		{Name: "go-built/long-line/cut-pattern-not-shorter", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
-			URL: "/" + a(kept-1), Expect: all(true, 0)},
-		{Name: "go-built/long-line/next-line-counts", Source: lineSrc, Robots: longBody, Agents: []string{"bot"},
-			URL: "/b", Expect: all(true, 3)},
-		{Name: "go-built/long-line/exact-limit-kept", Source: lineSrc + " (a line of exactly 16663 bytes is whole)", Robots: exactBody, Agents: []string{"bot"},
-			URL: "/" + a(kept-1), Expect: all(true, 0)},
-		{Name: "go-built/long-line/exact-limit-last-byte", Source: lineSrc + " (a line of exactly 16663 bytes is whole)", Robots: exactBody, Agents: []string{"bot"},
-			URL: "/" + a(kept-1) + "Z", Expect: all(false, 2)},
-		{Name: "go-built/long-line/one-over-limit", Source: lineSrc + " (byte 16664 is dropped)", Robots: overBody, Agents: []string{"bot"},
-			URL: "/" + a(kept), Expect: all(false, 2)},
-		{Name: "go-built/long-line/one-over-limit-next-line", Source: lineSrc, Robots: overBody, Agents: []string{"bot"},
-			URL: "/c", Expect: all(false, 3)},
-		{Name: "go-built/long-line/comment", Source: lineSrc + " (a long comment line)", Robots: commentBody, Agents: []string{"bot"},
-			URL: "/c", Expect: all(false, 3)},
-		{Name: "go-built/500KiB/before-limit", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
-			URL: "/early", Expect: all(false, 2)},
-		{Name: "go-built/500KiB/after-limit-ignored", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
-			URL: "/late", Expect: all(true, 0)},
-		{Name: "go-built/500KiB/straddling-line-cut", Source: fileSrc + " (the line crossing the limit is cut there)", Robots: bigBody, Agents: []string{"bot"},
-			URL: "/straddle-abX", Expect: all(false, straddleLine)},
-		{Name: "go-built/500KiB/straddling-line-not-shorter", Source: fileSrc + " (the line crossing the limit is cut there)", Robots: bigBody, Agents: []string{"bot"},
-			URL: "/straddle-a", Expect: all(true, 0)},
 	}
 }
 
