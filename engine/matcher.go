@@ -58,14 +58,11 @@ func (r *Robots) build(tokens []string) *Matcher {
 	var pats []automaton.Pattern
 	for order, rule := range m.sel.Rules {
 		p := rule.Pattern
+		// Koster1996 patterns hold no '*' or '$' of their own: the
+		// normaliser escapes them (%2A, %24), so they are all literal here.
 		anchored := false
 		if m.sem != Koster1996 && strings.HasSuffix(p, "$") {
 			p, anchored = p[:len(p)-1], true
-		}
-		if m.sem == Koster1996 {
-			// Koster1996 patterns were normalised with '*' escaped; keep the
-			// automaton from reading any byte as a wildcard.
-			p = strings.ReplaceAll(p, "*", "%2A")
 		}
 		prio := Priority(m.sem, rule.Kind, len(rule.Pattern), order)
 		pats = append(pats, automaton.Pattern{Bytes: p, Anchored: anchored, Priority: prio})
