@@ -26,7 +26,12 @@
 // Construction stops at a state budget. Patterns with two or more wildcards
 // advance independently of each other, so a set of many of them has a
 // product of states; they are compiled in small chunks (MaxMultiWildcard per
-// automaton). Any pattern set that still passes the budget is split in two
+// automaton), except families that share everything up to their last
+// wildcard and so advance together. For the same reason "floating" patterns
+// (a wildcard right after the first byte, "/*.php$"), alive at every byte,
+// get automata apart from the others when some of those have wildcards too:
+// each prefix's wildcards reached would otherwise multiply the floating
+// patterns' states. Any pattern set that still passes the budget is split in two
 // (sorted by bytes, so that each half shares prefixes and dies early on
 // inputs that do not concern it) and each half is built on its own; a single
 // pattern always fits, because its automaton has at most about one state per
@@ -211,7 +216,39 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		uniq = append(uniq, p)
 	}
 	sorted = uniq
-	c := &compiler{budget: budget, escape: opts.Escape, work: DefaultSetWorkBudget}
+	c := &compiler{budget: budget, escape: opts.Escape, work: DefaultSetWorkBudget, b: builders.Get().(*builder)}
+	defer func() {
+		c.b.release()
+		builders.Put(c.b)
+	}()
+	// Floating patterns (a '*' right after the first byte, "/*.php$") are
+	// alive at every byte of every input, while the others are alive only
+	// as long as the input follows their literal prefix. Together, every
+	// combination of the prefixed patterns' stars reached multiplies the
+	// floating patterns' states; apart, each automaton stays near the size
+	// of its patterns, for one more pass over the input.
+	var floating, led []rankedPattern
+	ledStars := false
+	for _, p := range sorted {
+		if i := strings.IndexByte(p.bytes, Wildcard); i >= 0 && i <= 1 {
+			floating = append(floating, p)
+		} else {
+			led = append(led, p)
+			ledStars = ledStars || i >= 0
+		}
+	}
+	if len(floating) > 0 && ledStars {
+		s.autos = c.group(floating, s.autos)
+		s.autos = c.group(led, s.autos)
+	} else {
+		s.autos = c.group(sorted, s.autos)
+	}
+	return s
+}
+
+// group compiles byte-sorted patterns into one automaton, or several when
+// they are many or have many wildcards.
+func (c *compiler) group(sorted []rankedPattern, out []*dfa) []*dfa {
 	var literal, single, multi, heavy []rankedPattern
 	for _, p := range sorted {
 		switch n := strings.Count(p.bytes, "*"); {
@@ -226,31 +263,62 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		}
 	}
 	if len(heavy) == 0 && len(multi) <= MaxMultiWildcard && len(single)+len(multi) <= MaxWildcardTogether {
-		s.autos = c.split(sorted, s.autos)
-		return s
+		return c.split(sorted, out)
 	}
 	// Many wildcard patterns: literal patterns together (a trie, linear),
-	// single-wildcard patterns in chunks, multi-wildcard ones in small
-	// chunks, and each pattern with many wildcards on its own.
+	// single-wildcard patterns in chunks, and the others by families.
+	budget := c.budget
 	for i := 0; i < len(literal); {
 		j, size := i, 0
 		for j < len(literal) && (j == i || size+len(literal[j].bytes) <= maxLiteralBytes(budget)) {
 			size += len(literal[j].bytes)
 			j++
 		}
-		s.autos = c.split(literal[i:j], s.autos)
+		out = c.split(literal[i:j], out)
 		i = j
 	}
 	for i := 0; i < len(single); i += MaxWildcardTogether {
-		s.autos = c.split(single[i:min(i+MaxWildcardTogether, len(single))], s.autos)
+		out = c.split(single[i:min(i+MaxWildcardTogether, len(single))], out)
 	}
-	for i := 0; i < len(multi); i += MaxMultiWildcard {
-		s.autos = c.split(multi[i:min(i+MaxMultiWildcard, len(multi))], s.autos)
+	return c.families(append(multi, heavy...), out)
+}
+
+// families compiles patterns with two or more wildcards. Patterns with the
+// same text up to their last wildcard (a "head": "/*/*" in "/*/*-word.html")
+// reach their stars together, so a family of them costs about what one
+// pattern does, while patterns with different heads advance independently
+// and multiply each other's states. A family of MaxMultiWildcard or more
+// patterns is compiled on its own (in chunks of MaxWildcardTogether); the
+// other patterns go MaxMultiWildcard to an automaton, except those with
+// ManyWildcards or more wildcards, which go alone.
+func (c *compiler) families(ps []rankedPattern, out []*dfa) []*dfa {
+	head := func(p rankedPattern) string { return p.bytes[:strings.LastIndexByte(p.bytes, Wildcard)+1] }
+	sort.SliceStable(ps, func(a, b int) bool { return head(ps[a]) < head(ps[b]) })
+	var loose []rankedPattern
+	for i := 0; i < len(ps); {
+		j := i + 1
+		for j < len(ps) && head(ps[j]) == head(ps[i]) {
+			j++
+		}
+		fam := ps[i:j]
+		i = j
+		switch {
+		case len(fam) >= MaxMultiWildcard:
+			for k := 0; k < len(fam); k += MaxWildcardTogether {
+				out = c.split(fam[k:min(k+MaxWildcardTogether, len(fam))], out)
+			}
+		case strings.Count(fam[0].bytes, "*") >= ManyWildcards:
+			for k := range fam {
+				out = c.split(fam[k:k+1], out)
+			}
+		default:
+			loose = append(loose, fam...)
+		}
 	}
-	for i := range heavy {
-		s.autos = c.split(heavy[i:i+1], s.autos)
+	for i := 0; i < len(loose); i += MaxMultiWildcard {
+		out = c.split(loose[i:min(i+MaxMultiWildcard, len(loose))], out)
 	}
-	return s
+	return out
 }
 
 // compiler carries what one Compile may still spend.
@@ -260,6 +328,7 @@ type compiler struct {
 	// work is what is left of DefaultSetWorkBudget; once it is spent, the
 	// patterns not yet compiled get an automaton each.
 	work int
+	b    *builder // the scratch of every build of this Compile
 }
 
 // split builds ps as one automaton, or splits it in two (halves of the
@@ -267,7 +336,7 @@ type compiler struct {
 // fits: its automaton is linear in its length.
 func (c *compiler) split(ps []rankedPattern, out []*dfa) []*dfa {
 	if len(ps) == 1 {
-		d, w, _ := build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1), c.escape)
+		d, w, _ := c.b.build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1), c.escape)
 		c.work -= w
 		return append(out, d)
 	}
@@ -277,7 +346,7 @@ func (c *compiler) split(ps []rankedPattern, out []*dfa) []*dfa {
 		}
 		return out
 	}
-	d, w, err := build(ps, c.budget, min(DefaultWorkBudget, c.work), c.escape)
+	d, w, err := c.b.build(ps, c.budget, min(DefaultWorkBudget, c.work), c.escape)
 	c.work -= w
 	if err == nil {
 		return append(out, d)

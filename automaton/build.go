@@ -2,6 +2,7 @@ package automaton
 
 import (
 	"slices"
+	"sync"
 )
 
 // Positions. Every pattern contributes one item per byte plus one final item;
@@ -60,13 +61,13 @@ type builder struct {
 	pindex map[uint64]int32
 
 	// States: state k is (pid[k], acc[k], T = arena[off[k]:off[k+1]]).
-	pid   []int32
-	accs  []uint32
-	arena []int32
-	off   []int32
-	index map[uint64]int32 // hash -> first state with it
-	chain []int32          // next state with the same hash, -1 at the end
-	trans []uint32
+	pid    []int32
+	accs   []uint32
+	arena  []int32
+	off    []int32
+	hashes []uint64 // hashes[k]: state k's hash
+	table  []int32  // open addressing over hashes: state+1, 0 empty; a power of two long
+	trans  []uint32
 
 	// Scratch for building one successor.
 	tnext    []int32 // transient items
@@ -83,12 +84,80 @@ type builder struct {
 	loaded   int32
 	pcls     [256]int32  // class -> index in the current star set's classes
 	pclsMark [256]uint32 // valid when equal to clsGen
+	sorted   []rankedPattern
+	starts   []int32
+}
+
+// builders keeps builders and their scratch between Compile calls: a set of
+// a few patterns then costs little more than its transition table. One
+// Compile uses one builder for all its automata.
+var builders = sync.Pool{New: func() any {
+	return &builder{pindex: make(map[uint64]int32)}
+}}
+
+// maxPooledTable is the largest state table a pooled builder keeps; a
+// larger one (from a big build) is dropped rather than cleared for every
+// small build after it.
+const maxPooledTable = 1 << 12
+
+// maxPooledCells is the largest scratch (transition cells, items, T sets)
+// a pooled builder keeps: small builds, the common case, reuse it; the
+// scratch of a big build is left to the collector rather than held.
+const maxPooledCells = 1 << 16
+
+// release drops scratch too big to keep in the pool, once a Compile is
+// done with b.
+func (b *builder) release() {
+	if cap(b.trans) > maxPooledCells {
+		b.trans = nil
+	}
+	if cap(b.arena) > maxPooledCells {
+		b.arena = nil
+	}
+	if cap(b.mark) > maxPooledCells {
+		b.mark = nil
+	}
+	if cap(b.items) > maxPooledCells {
+		b.items = nil
+	}
+	if cap(b.pid) > maxPooledCells {
+		b.pid, b.accs, b.off, b.hashes = nil, nil, nil, nil
+	}
+	if len(b.psets) > maxPooledCells/64 {
+		b.psets = nil
+	}
+	if len(b.table) > maxPooledTable {
+		b.table = nil
+	}
+}
+
+// reset readies a pooled builder for a new build. Marks keep their
+// generations: values from earlier builds are below the current one.
+func (b *builder) reset(budget, workBudget int) {
+	b.budget, b.workBudget, b.work = budget, workBudget, 0
+	b.class, b.fast = [256]uint8{}, [256]uint8{}
+	b.items = b.items[:0]
+	b.psets = b.psets[:0]
+	clear(b.pindex)
+	b.pid, b.accs, b.arena, b.off, b.hashes = b.pid[:0], b.accs[:0], b.arena[:0], b.off[:0], b.hashes[:0]
+	if len(b.table) == 0 || len(b.table) > maxPooledTable {
+		b.table = make([]int32, 64)
+	} else {
+		clear(b.table)
+	}
+	b.trans = b.trans[:0]
+	b.tnext, b.newStars, b.seen, b.pstars = b.tnext[:0], b.newStars[:0], b.seen[:0], b.pstars[:0]
+	b.loaded = -1
+	for c := range b.bucket { // a build that failed mid-row leaves some filled
+		b.bucket[c] = b.bucket[c][:0]
+	}
 }
 
 // build constructs one automaton for ps, or returns errBudget when it would
 // need more than budget states or workBudget work.
-func build(ps []rankedPattern, budget, workBudget int, escape string) (d *dfa, work int, err error) {
-	b := &builder{budget: budget, workBudget: workBudget, index: make(map[uint64]int32), pindex: make(map[uint64]int32), loaded: -1}
+// b's scratch is reused from one build to the next.
+func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape string) (d *dfa, work int, err error) {
+	b.reset(budget, workBudget)
 	defer func() { work = b.work }()
 	var used [256]bool
 	for _, p := range ps {
@@ -129,9 +198,10 @@ func build(ps []rankedPattern, budget, workBudget int, escape string) (d *dfa, w
 	}
 	b.stride = uint32(b.nclass + nExtra)
 
-	sorted := append([]rankedPattern(nil), ps...)
+	sorted := append(b.sorted[:0], ps...)
+	b.sorted = sorted
 	slices.SortFunc(sorted, func(x, y rankedPattern) int { return int(x.rank - y.rank) })
-	var starts []int32
+	starts := b.starts[:0]
 	maxRank := int32(0)
 	for _, p := range sorted {
 		starts = append(starts, int32(len(b.items)))
@@ -145,8 +215,13 @@ func build(ps []rankedPattern, budget, workBudget int, escape string) (d *dfa, w
 		b.items = append(b.items, item{kind: itemEnd, anchored: p.anchored, rank: p.rank})
 		maxRank = max(maxRank, p.rank)
 	}
-	b.mark = make([]uint32, len(b.items))
+	b.starts = starts
+	b.mark = slices.Grow(b.mark[:0], len(b.items))[:len(b.items)]
 	b.nrank = int(maxRank) + 1
+	b.starOf = slices.Grow(b.starOf[:0], b.nrank)[:b.nrank]
+	for i := range b.starOf {
+		b.starOf[i] = -1
+	}
 	b.off = append(b.off, 0)
 
 	// Start: every pattern at its first position, with no stars yet.
@@ -171,7 +246,7 @@ func build(ps []rankedPattern, budget, workBudget int, escape string) (d *dfa, w
 		hasFast: b.hasFast,
 		stride:  b.stride,
 		nclass:  uint32(b.nclass),
-		trans:   b.trans,
+		trans:   slices.Clone(b.trans),
 		start:   start,
 		nstates: len(b.pid),
 	}, 0, nil
@@ -186,6 +261,10 @@ func (b *builder) fillRow(k int32) error {
 	b.work += len(t) + len(b.psets[p].classes)
 	// Bucket T's literal items by class; note the classes P advances on.
 	b.clsGen++
+	if b.clsGen == 0 { // wrapped
+		b.clsMark, b.pclsMark = [256]uint32{}, [256]uint32{}
+		b.clsGen = 1
+	}
 	b.seen = b.seen[:0]
 	eoi := uint32(0)
 	minRank := noAlive
@@ -260,8 +339,8 @@ func (b *builder) begin() {
 	b.tnext = b.tnext[:0]
 	b.newStars = b.newStars[:0]
 	b.gen++
-	if b.gen == 0 { // wrapped: reset marks
-		clear(b.mark)
+	if b.gen == 0 { // wrapped: reset marks, also those past len (a pooled builder reuses them)
+		clear(b.mark[:cap(b.mark)])
 		b.gen = 1
 	}
 }
@@ -349,8 +428,11 @@ func (b *builder) finish(p int32, acc uint32) (uint32, error) {
 		return deadState, nil
 	}
 	h := hashState(q, acc, out)
-	for k, ok := b.index[h]; ok && k >= 0; k = b.chain[k] {
-		if b.pid[k] == q && b.accs[k] == acc && slices.Equal(b.tset(k), out) {
+	mask := uint64(len(b.table) - 1)
+	i := h & mask
+	for ; b.table[i] != 0; i = (i + 1) & mask {
+		k := b.table[i] - 1
+		if b.hashes[k] == h && b.pid[k] == q && b.accs[k] == acc && slices.Equal(b.tset(k), out) {
 			return b.value(k), nil
 		}
 	}
@@ -360,30 +442,42 @@ func (b *builder) finish(p int32, acc uint32) (uint32, error) {
 	k := int32(len(b.pid))
 	b.pid = append(b.pid, q)
 	b.accs = append(b.accs, acc)
+	b.hashes = append(b.hashes, h)
 	b.arena = append(b.arena, out...)
 	b.off = append(b.off, int32(len(b.arena)))
-	head, ok := b.index[h]
-	if !ok {
-		head = -1
+	b.table[i] = k + 1
+	if 2*len(b.pid) > len(b.table) {
+		b.rehash()
 	}
-	b.chain = append(b.chain, head)
-	b.index[h] = k
-	b.trans = append(b.trans, make([]uint32, b.stride)...)
+	// A new row; fillRow writes every cell of it.
+	n := len(b.trans) + int(b.stride)
+	if n > cap(b.trans) {
+		b.trans = slices.Grow(b.trans, max(n, 2*cap(b.trans))-len(b.trans))
+	}
+	b.trans = b.trans[:n]
 	return b.value(k), nil
+}
+
+// rehash doubles the state table.
+func (b *builder) rehash() {
+	b.table = make([]int32, 2*len(b.table))
+	mask := uint64(len(b.table) - 1)
+	for k, h := range b.hashes {
+		i := h & mask
+		for b.table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		b.table[i] = int32(k) + 1
+	}
 }
 
 // loadStars makes b.starOf give, for every rank, the star of star set q
 // (or -1): a table rebuilt only when q changes.
 func (b *builder) loadStars(q int32) {
-	if b.loaded == q && b.starOf != nil {
+	if b.loaded == q {
 		return
 	}
-	if b.starOf == nil {
-		b.starOf = make([]int32, b.nrank)
-		for i := range b.starOf {
-			b.starOf[i] = -1
-		}
-	} else if b.loaded >= 0 {
+	if b.loaded >= 0 {
 		for _, s := range b.psets[b.loaded].stars {
 			b.starOf[b.items[s].rank] = -1
 		}
@@ -448,5 +542,9 @@ func hashState(p int32, acc uint32, set []int32) uint64 {
 	for _, it := range set {
 		h = (h ^ uint64(uint32(it))) * prime
 	}
-	return h
+	// FNV's low bits depend only on the inputs' low bits; the state table
+	// indexes by them, so fold the high bits in.
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>32
 }
