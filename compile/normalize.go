@@ -368,35 +368,34 @@ func skipAuthority(s string) string {
 // without the '/' it puts in front of a path that starts with '?' or ';'.
 func googlePath(u string) string {
 	start := 0
-	if strings.HasPrefix(u, "//") {
+	if len(u) >= 2 && u[0] == '/' && u[1] == '/' {
 		start = 2
 	}
-	early := indexPathStart(u, start)
-	from := start
-	if p := strings.Index(u[start:], "://"); p >= 0 && (early < 0 || start+p <= early) {
-		// "://" begins before any '/', '?' or ';' ("://" itself starts
-		// with '/', so early can equal its position, never precede it).
-		from = start + p + 3
+	// One pass: the first '/', '?', ';' or '#'. Google takes "://" as the
+	// end of a scheme only when it comes before any '/', '?' or ';', that
+	// is when the first of them is the '/' of "://".
+	i := indexPathStart(u, start)
+	if i >= 0 && u[i] == '/' && i > start && u[i-1] == ':' && i+1 < len(u) && u[i+1] == '/' {
+		i = indexPathStart(u, i+2)
 	}
-	ps := indexPathStart(u, from)
-	if ps < 0 {
+	if i < 0 || u[i] == '#' { // no path, or a fragment before it
 		return ""
 	}
-	end := len(u)
-	if h := strings.IndexByte(u[start:], '#'); h >= 0 {
-		if start+h < ps {
-			return ""
-		}
-		end = start + h
+	p := u[i:]
+	if h := strings.IndexByte(p, '#'); h >= 0 {
+		p = p[:h]
 	}
-	return u[ps:end]
+	return p
 }
 
-// indexPathStart returns the index of the first '/', '?' or ';' in u at or
-// after from, or -1.
+// pathStart marks the bytes googlePath stops at: '/', '?', ';' and '#'.
+var pathStart = [256]bool{'/': true, '?': true, ';': true, '#': true}
+
+// indexPathStart returns the index of the first '/', '?', ';' or '#' in u at
+// or after from, or -1.
 func indexPathStart(u string, from int) int {
 	for i := from; i < len(u); i++ {
-		if c := u[i]; c == '/' || c == '?' || c == ';' {
+		if pathStart[u[i]] {
 			return i
 		}
 	}
