@@ -163,7 +163,7 @@ func lenMap(m *map[string]*matcherOnce) int {
 // Allowed reports whether the crawler with product token agent may fetch url
 // (absolute, or a path starting with '/').
 func (r *Robots) Allowed(agent, url string) bool {
-	return r.Matcher(agent).Decide(url).Allowed
+	return r.Matcher(agent).Allowed(url)
 }
 
 // Rule identifies the rule that decided.

@@ -15,7 +15,11 @@ import (
 // and fuzz.BuiltCases) against the engine, for one semantics.
 func runTable(t *testing.T, sem compile.Semantics) {
 	fuzz.RunConformance(t, "../testdata/conformance.json", sem, func(c fuzz.Case) (bool, int, string) {
-		d := engine.Compile(c.Body(), engine.Options{Semantics: sem}).Matcher(c.Agents...).Decide(c.URL)
+		m := engine.Compile(c.Body(), engine.Options{Semantics: sem}).Matcher(c.Agents...)
+		d := m.Decide(c.URL)
+		if a := m.Allowed(c.URL); a != d.Allowed {
+			t.Errorf("%s: Allowed(%q) = %v, Decide says %v", c.Name, c.URL, a, d.Allowed)
+		}
 		return d.Allowed, d.Rule.Line, d.Reason.String()
 	})
 }
@@ -39,6 +43,9 @@ func TestEngineMatchesReference_TableBodies(t *testing.T) {
 			for _, u := range urls {
 				got := r.Matcher(c.Agents...).Decide(u)
 				want := fuzz.Decide(body, c.Agents, u, sem)
+				if a := r.Matcher(c.Agents...).Allowed(u); a != want.Allowed {
+					t.Errorf("%s: Allowed(%q) = %v in %s, reference %v", c.Name, u, a, sem, want.Allowed)
+				}
 				if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
 					t.Errorf("%s: engine and reference disagree on %q in %s: engine allowed=%v line=%d, reference allowed=%v line=%d\n%s",
 						c.Name, u, sem, got.Allowed, got.Rule.Line, want.Allowed, want.Line, fuzz.Reproducer(body, c.Agents, u, sem))
@@ -120,7 +127,7 @@ func TestDecide_NoAllocs(t *testing.T) {
 			"https://user:pw@[::1]:8080/~joe/%7Ejoe/ä?x#frag",
 			long,
 		} {
-			if a := testing.AllocsPerRun(50, func() { m.Decide(u); m.DecidePath(u); r.Allowed("bot", u) }); a != 0 {
+			if a := testing.AllocsPerRun(50, func() { m.Decide(u); m.DecidePath(u); m.Allowed(u); r.Allowed("bot", u) }); a != 0 {
 				t.Errorf("%s: Decide(%q) allocates %v", sem, u, a)
 			}
 		}

@@ -62,3 +62,16 @@ func ExampleMatcher_Decide() {
 	// Output:
 	// allowed=true line=3 allow /a/b$ (rule)
 }
+
+// Allowed is Decide without the deciding rule: the form for a crawler's hot
+// loop, which needs only the answer.
+func ExampleMatcher_Allowed() {
+	m := engine.Compile([]byte("User-agent: *\nDisallow: /cart/\nAllow: /cart/help\n"), engine.Options{Semantics: engine.Google}).Matcher("ExampleBot")
+	for _, u := range []string{"https://shop.example/cart/42", "https://shop.example/cart/help", "https://shop.example/"} {
+		fmt.Println(m.Allowed(u), u)
+	}
+	// Output:
+	// false https://shop.example/cart/42
+	// true https://shop.example/cart/help
+	// true https://shop.example/
+}

@@ -151,8 +151,18 @@ func (m *Matcher) Decide(url string) Decision {
 	if m.fixed != 0 {
 		return m.fixedDecision()
 	}
-	slash, path := compile.PathSpan(url, m.sem)
-	return m.decide(slash, path)
+	return m.decision(m.find(compile.PathSpan(url, m.sem)))
+}
+
+// Allowed reports whether url may be fetched: Decide(url).Allowed, without
+// building the Decision (the form for crawlers that need only the answer).
+// It allocates nothing.
+func (m *Matcher) Allowed(url string) bool {
+	if m.fixed != 0 {
+		return m.fixed == ReasonAllowAll
+	}
+	idx := m.find(compile.PathSpan(url, m.sem))
+	return idx < 0 || m.refs[idx].rule.Kind == compile.Allow
 }
 
 // DecidePath decides an already-extracted path (path + params + query,
@@ -162,39 +172,54 @@ func (m *Matcher) DecidePath(path string) Decision {
 	if m.fixed != 0 {
 		return m.fixedDecision()
 	}
-	return m.decide(false, path)
+	return m.decision(m.find(false, path))
 }
 
 func (m *Matcher) fixedDecision() Decision {
 	return Decision{Allowed: m.fixed == ReasonAllowAll, Reason: m.fixed}
 }
 
-func (m *Matcher) decide(slash bool, path string) Decision {
+// Results of find that are not pattern indexes.
+const (
+	foundNone      = automaton.NoMatch // no rule matched
+	foundRobotsTxt = -2                // RFC9309: the path is /robots.txt
+)
+
+// decision turns a result of find into a Decision.
+func (m *Matcher) decision(idx int) Decision {
+	switch idx {
+	case foundNone:
+		return Decision{Allowed: true, Reason: ReasonNoMatch}
+	case foundRobotsTxt:
+		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
+	}
+	rf := &m.refs[idx]
+	return Decision{Allowed: rf.rule.Kind == compile.Allow, Rule: rf.rule, Reason: rf.reason}
+}
+
+// find returns the index of the pattern that decides path (slash: a '/'
+// goes in front of it), foundNone or foundRobotsTxt.
+func (m *Matcher) find(slash bool, path string) int {
 	var idx int
 	isRobotsTxt := false
 	ok := false
 	if !slash {
 		if m.sem == Google {
-			idx, ok = m.set.Match(path), true
-		} else {
-			// Scan the raw path; the automata stop at the first byte that
-			// normalising could rewrite, unless the answer is already
-			// final: the bytes before it are canonical as they are.
-			idx, ok = m.set.MatchPrefix(path)
+			return m.set.Match(path)
 		}
+		// Scan the raw path; the automata stop at the first byte that
+		// normalising could rewrite, unless the answer is already
+		// final: the bytes before it are canonical as they are.
+		idx, ok = m.set.MatchPrefix(path)
 		isRobotsTxt = m.sem == RFC9309 && isRobotsTxtPath(path)
 	}
 	if !ok {
 		idx, isRobotsTxt = m.decideSlow(slash, path)
 	}
 	if m.sem == RFC9309 && isRobotsTxt {
-		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
+		return foundRobotsTxt
 	}
-	if idx == automaton.NoMatch {
-		return Decision{Allowed: true, Reason: ReasonNoMatch}
-	}
-	rf := &m.refs[idx]
-	return Decision{Allowed: rf.rule.Kind == compile.Allow, Rule: rf.rule, Reason: rf.reason}
+	return idx
 }
 
 // slowBatch is the number of automata fed together by decideSlow: their

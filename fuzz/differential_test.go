@@ -62,6 +62,10 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 				got := m.Decide(u)
 				want := DecideFile(f, agents, u)
 				n++
+				if a := m.Allowed(u); a != want.Allowed {
+					t.Errorf("%s: Allowed(%q) = %v (%s, %v), reference %v", name, u, a, sem, agents, want.Allowed)
+					return n
+				}
 				if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
 					t.Errorf("%s: engine and reference disagree (%s, %v, %q): engine allowed=%v line=%d (%s), reference allowed=%v line=%d (%s)\n%s",
 						name, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, want.Allowed, want.Line, want.Reason, Reproducer(body, agents, u, sem))
