@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
@@ -164,7 +165,11 @@ func (c *checker) stream(in io.Reader) error {
 					return werr
 				}
 			} else if len(line) > 0 {
-				if werr := c.decide(n, string(line)); werr != nil {
+				// The line is read in place: decide neither keeps u nor
+				// reads it after writing it out, and the reader's buffer
+				// is not touched until the next ReadSlice.
+				u := unsafe.String(&line[0], len(line))
+				if werr := c.decide(n, u); werr != nil {
 					return werr
 				}
 			}
@@ -192,7 +197,12 @@ func (c *checker) decide(n int, u string) error {
 	if !isURL(u) {
 		return c.problem("line %d: not a URL or path: %s", n, quoteText(u))
 	}
-	d := c.m.Decide(u)
+	var d engine.Decision
+	if c.explain {
+		d = c.m.Decide(u)
+	} else {
+		d.Allowed = c.m.Allowed(u)
+	}
 	b := c.w.AvailableBuffer()
 	if d.Allowed {
 		b = append(b, "allowed\t"...)
