@@ -372,3 +372,64 @@ func BenchmarkRealCorpus(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRealCorpusDecide is BenchmarkRealCorpus without the parsing: every
+// library first parses and binds every file that every library finished
+// (untimed; all of them stay in memory), then one timed op decides every URL
+// of every file, in file order. ns/URL is the cost of one decision on real
+// files with their real URLs, averaged over all of them: what a crawler pays
+// once its robots.txt files are compiled.
+func BenchmarkRealCorpusDecide(b *testing.B) {
+	files, err := loadCorpus()
+	if err != nil {
+		b.Fatalf("corpus: %v", err)
+	}
+	if len(files) == 0 {
+		b.Skip("no corpus: set -corpus DIR or $ROBOTSTXT_CORPUS, or put it in ../shared/corpus")
+	}
+	results := make([]*corpusResult, len(Libraries))
+	for li, lib := range Libraries {
+		if results[li], err = corpusFirstRun(lib, files); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var common []int
+	urls := 0
+	for i := range files {
+		all := true
+		for _, res := range results {
+			all = all && res.answers[i] != nil
+		}
+		if all {
+			common = append(common, i)
+			urls += len(files[i].urls)
+		}
+	}
+	if len(common) == 0 {
+		b.Skip("no corpus file was finished by every library")
+	}
+	for li, lib := range Libraries {
+		res := results[li]
+		b.Run(lib.Name, func(b *testing.B) {
+			decide := make([]func(string) bool, len(common))
+			for k, i := range common {
+				decide[k], _, _ = Prepare(lib, files[i].body, Agent)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for n := 0; n < b.N; n++ {
+				for k, i := range common {
+					d := decide[k]
+					for _, u := range files[i].urls {
+						sinkBool = d(u)
+					}
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(urls), "ns/URL")
+			b.ReportMetric(float64(len(common)), "files")
+			b.ReportMetric(float64(res.skipped), "skipped")
+			b.ReportMetric(float64(res.failed), "failed")
+		})
+	}
+}
