@@ -41,8 +41,10 @@
 package automaton
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -183,8 +185,8 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		return patterns[order[a]].Priority > patterns[order[b]].Priority
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmp.Compare(patterns[b].Priority, patterns[a].Priority)
 	})
 	s := &Set{rankToIndex: order, patterns: make([]Pattern, len(patterns))}
 	ranked := make([]rankedPattern, len(patterns))
@@ -197,16 +199,18 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	}
 	// Sort by bytes so that split halves share prefixes, and drop exact
 	// duplicates: a pattern equal to a better-ranked one never wins.
-	sorted := append([]rankedPattern(nil), ranked...)
-	sort.SliceStable(sorted, func(a, b int) bool {
-		x, y := sorted[a], sorted[b]
-		if x.bytes != y.bytes {
-			return x.bytes < y.bytes
+	sorted := ranked // ranked is not used after this
+	slices.SortFunc(sorted, func(x, y rankedPattern) int {
+		if c := strings.Compare(x.bytes, y.bytes); c != 0 {
+			return c
 		}
 		if x.anchored != y.anchored {
-			return !x.anchored
+			if x.anchored {
+				return 1
+			}
+			return -1
 		}
-		return x.rank < y.rank
+		return cmp.Compare(x.rank, y.rank)
 	})
 	uniq := sorted[:0]
 	for _, p := range sorted {
@@ -227,17 +231,28 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	// combination of the prefixed patterns' stars reached multiplies the
 	// floating patterns' states; apart, each automaton stays near the size
 	// of its patterns, for one more pass over the input.
-	var floating, led []rankedPattern
-	ledStars := false
+	isFloating := func(p rankedPattern) bool {
+		i := strings.IndexByte(p.bytes, Wildcard)
+		return i >= 0 && i <= 1
+	}
+	nfloating, ledStars := 0, false
 	for _, p := range sorted {
-		if i := strings.IndexByte(p.bytes, Wildcard); i >= 0 && i <= 1 {
-			floating = append(floating, p)
+		if isFloating(p) {
+			nfloating++
 		} else {
-			led = append(led, p)
-			ledStars = ledStars || i >= 0
+			ledStars = ledStars || strings.IndexByte(p.bytes, Wildcard) >= 0
 		}
 	}
-	if len(floating) > 0 && ledStars {
+	if nfloating > 0 && ledStars {
+		floating := make([]rankedPattern, 0, nfloating)
+		led := make([]rankedPattern, 0, len(sorted)-nfloating)
+		for _, p := range sorted {
+			if isFloating(p) {
+				floating = append(floating, p)
+			} else {
+				led = append(led, p)
+			}
+		}
 		s.autos = c.group(floating, s.autos)
 		s.autos = c.group(led, s.autos)
 	} else {
@@ -249,6 +264,20 @@ func Compile(patterns []Pattern, opts Options) *Set {
 // group compiles byte-sorted patterns into one automaton, or several when
 // they are many or have many wildcards.
 func (c *compiler) group(sorted []rankedPattern, out []*dfa) []*dfa {
+	nsingle, nmulti, many := 0, 0, false
+	for _, p := range sorted {
+		switch n := strings.Count(p.bytes, "*"); {
+		case n == 1:
+			nsingle++
+		case n >= ManyWildcards:
+			many = true
+		case n > 1:
+			nmulti++
+		}
+	}
+	if !many && nmulti <= MaxMultiWildcard && nsingle+nmulti <= MaxWildcardTogether {
+		return c.split(sorted, out)
+	}
 	var literal, single, multi, heavy []rankedPattern
 	for _, p := range sorted {
 		switch n := strings.Count(p.bytes, "*"); {
@@ -261,9 +290,6 @@ func (c *compiler) group(sorted []rankedPattern, out []*dfa) []*dfa {
 		default:
 			heavy = append(heavy, p)
 		}
-	}
-	if len(heavy) == 0 && len(multi) <= MaxMultiWildcard && len(single)+len(multi) <= MaxWildcardTogether {
-		return c.split(sorted, out)
 	}
 	// Many wildcard patterns: literal patterns together (a trie, linear),
 	// single-wildcard patterns in chunks, and the others by families.

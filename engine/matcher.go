@@ -55,7 +55,8 @@ func (r *Robots) build(tokens []string) *Matcher {
 		return m
 	}
 	m.sel = r.file.Select(tokens...)
-	var pats []automaton.Pattern
+	pats := make([]automaton.Pattern, 0, len(m.sel.Rules))
+	m.refs = make([]ref, 0, len(m.sel.Rules))
 	for order, rule := range m.sel.Rules {
 		p := rule.Pattern
 		// Koster1996 patterns hold no '*' or '$' of their own: the
