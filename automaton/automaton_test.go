@@ -323,3 +323,37 @@ func FuzzMatch(f *testing.F) {
 		checkAgainstBrute(t, ps, Compile(ps, Options{StateBudget: budget}), in)
 	})
 }
+
+// TestBuildTrie_SameAsSubsetConstruction checks that wildcard-free sets,
+// which buildTrie builds directly, give the automata subset construction
+// gives, state for state (their dumps are equal), with escapes, anchors,
+// empty patterns and state budgets that force splitting.
+func TestBuildTrie_SameAsSubsetConstruction(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	defer func() { forceSubset = false }()
+	for iter := 0; iter < 500; iter++ {
+		ps := make([]Pattern, 1+r.Intn(12))
+		for i := range ps {
+			ps[i] = Pattern{Bytes: randInput(r, "ab/c%", 7), Anchored: r.Intn(3) == 0, Priority: uint64(r.Intn(5))}
+		}
+		opts := Options{}
+		if iter%2 == 0 {
+			opts.Escape = "%"
+		}
+		if iter%3 == 0 {
+			opts.StateBudget = 1 + r.Intn(10)
+		}
+		forceSubset = false
+		trie := Compile(ps, opts)
+		forceSubset = true
+		subset := Compile(ps, opts)
+		if a, b := trie.String(), subset.String(); a != b {
+			t.Fatalf("patterns %#v, %+v:\nbuildTrie:\n%s\nsubset construction:\n%s", ps, opts, a, b)
+		}
+		if opts.Escape == "" { // checkAgainstBrute makes its own escape variant
+			for k := 0; k < 20; k++ {
+				checkAgainstBrute(t, ps, trie, randInput(r, "ab/c%", 10))
+			}
+		}
+	}
+}

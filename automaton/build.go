@@ -2,6 +2,7 @@ package automaton
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -153,6 +154,10 @@ func (b *builder) reset(budget, workBudget int) {
 	}
 }
 
+// forceSubset makes build use subset construction for wildcard-free sets
+// too: the tests compare its automata with buildTrie's.
+var forceSubset = false
+
 // build constructs one automaton for ps, or returns errBudget when it would
 // need more than budget states or workBudget work.
 // b's scratch is reused from one build to the next.
@@ -201,6 +206,10 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape strin
 	sorted := append(b.sorted[:0], ps...)
 	b.sorted = sorted
 	slices.SortFunc(sorted, func(x, y rankedPattern) int { return int(x.rank - y.rank) })
+	if !forceSubset && !slices.ContainsFunc(sorted, func(p rankedPattern) bool { return strings.IndexByte(p.bytes, Wildcard) >= 0 }) {
+		d, err := b.buildTrie(sorted)
+		return d, 0, err
+	}
 	starts := b.starts[:0]
 	maxRank := int32(0)
 	for _, p := range sorted {
