@@ -249,16 +249,22 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape strin
 			return nil, 0, err
 		}
 	}
+	return b.dfa(slices.Clone(b.trans), start, len(b.pid)), 0, nil
+}
+
+// dfa returns the automaton of the builder's class maps with the given
+// transition table.
+func (b *builder) dfa(trans []uint32, start uint32, nstates int) *dfa {
 	return &dfa{
 		classes: b.class,
 		fast:    b.fast,
 		hasFast: b.hasFast,
 		stride:  b.stride,
 		nclass:  uint32(b.nclass),
-		trans:   slices.Clone(b.trans),
+		trans:   trans,
 		start:   start,
-		nstates: len(b.pid),
-	}, 0, nil
+		nstates: nstates,
+	}
 }
 
 func (b *builder) tset(k int32) []int32 { return b.arena[b.off[k]:b.off[k+1]] }

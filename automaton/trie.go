@@ -127,14 +127,5 @@ func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
 		row[nclass+colMin] = alive[n]
 	}
 	b.tnext, b.hashes = order, final
-	return &dfa{
-		classes: b.class,
-		fast:    b.fast,
-		hasFast: b.hasFast,
-		stride:  b.stride,
-		nclass:  uint32(b.nclass),
-		trans:   trans,
-		start:   value(0),
-		nstates: len(acc),
-	}, nil
+	return b.dfa(trans, value(0), len(acc)), nil
 }

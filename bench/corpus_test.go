@@ -276,6 +276,41 @@ func corpusFileRun(lib Library, i int, f *corpusFile) (line string) {
 	return fmt.Sprintf("%d ok %d %d %s", i, heap, automata, answers)
 }
 
+// corpusCommon is the preamble of the corpus benchmarks: it loads the
+// corpus (skipping b without one), runs every library's first run, and
+// returns the files, the results in Libraries order, and the indexes of the
+// files every library finished with their URLs and bytes.
+func corpusCommon(b *testing.B) (files []corpusFile, results []*corpusResult, common []int, urls int, size int64) {
+	files, err := loadCorpus()
+	if err != nil {
+		b.Fatalf("corpus: %v", err)
+	}
+	if len(files) == 0 {
+		b.Skip("no corpus: set -corpus DIR or $ROBOTSTXT_CORPUS, or put it in ../shared/corpus")
+	}
+	results = make([]*corpusResult, len(Libraries))
+	for li, lib := range Libraries {
+		if results[li], err = corpusFirstRun(lib, files); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range files {
+		all := true
+		for _, res := range results {
+			all = all && res.answers[i] != nil
+		}
+		if all {
+			common = append(common, i)
+			urls += len(files[i].urls)
+			size += int64(len(files[i].body))
+		}
+	}
+	if len(common) == 0 {
+		b.Skip("no corpus file was finished by every library")
+	}
+	return files, results, common, urls, size
+}
+
 // BenchmarkRealCorpus runs every library in its best form over the corpus
 // files that have real URLs. Each library's first run goes over every file
 // (see corpusFirstRun); one timed op then parses, binds and decides all URLs
@@ -292,37 +327,7 @@ func corpusFileRun(lib Library, i int, f *corpusFile) (line string) {
 // benchmark is skipped without one. In -short mode only the first
 // corpusShortFiles files are used.
 func BenchmarkRealCorpus(b *testing.B) {
-	files, err := loadCorpus()
-	if err != nil {
-		b.Fatalf("corpus: %v", err)
-	}
-	if len(files) == 0 {
-		b.Skip("no corpus: set -corpus DIR or $ROBOTSTXT_CORPUS, or put it in ../shared/corpus")
-	}
-	results := make([]*corpusResult, len(Libraries))
-	for li, lib := range Libraries {
-		if results[li], err = corpusFirstRun(lib, files); err != nil {
-			b.Fatal(err)
-		}
-	}
-	// common: the files every library finished.
-	var common []int
-	urls := 0
-	var size int64
-	for i := range files {
-		all := true
-		for _, res := range results {
-			all = all && res.answers[i] != nil
-		}
-		if all {
-			common = append(common, i)
-			urls += len(files[i].urls)
-			size += int64(len(files[i].body))
-		}
-	}
-	if len(common) == 0 {
-		b.Skip("no corpus file was finished by every library")
-	}
+	files, results, common, urls, size := corpusCommon(b)
 	ref := results[0] // our engine: the reference for disagreement
 	for li, lib := range Libraries {
 		res := results[li]
@@ -380,34 +385,7 @@ func BenchmarkRealCorpus(b *testing.B) {
 // files with their real URLs, averaged over all of them: what a crawler pays
 // once its robots.txt files are compiled.
 func BenchmarkRealCorpusDecide(b *testing.B) {
-	files, err := loadCorpus()
-	if err != nil {
-		b.Fatalf("corpus: %v", err)
-	}
-	if len(files) == 0 {
-		b.Skip("no corpus: set -corpus DIR or $ROBOTSTXT_CORPUS, or put it in ../shared/corpus")
-	}
-	results := make([]*corpusResult, len(Libraries))
-	for li, lib := range Libraries {
-		if results[li], err = corpusFirstRun(lib, files); err != nil {
-			b.Fatal(err)
-		}
-	}
-	var common []int
-	urls := 0
-	for i := range files {
-		all := true
-		for _, res := range results {
-			all = all && res.answers[i] != nil
-		}
-		if all {
-			common = append(common, i)
-			urls += len(files[i].urls)
-		}
-	}
-	if len(common) == 0 {
-		b.Skip("no corpus file was finished by every library")
-	}
+	files, results, common, urls, _ := corpusCommon(b)
 	for li, lib := range Libraries {
 		res := results[li]
 		b.Run(lib.Name, func(b *testing.B) {
