@@ -14,7 +14,7 @@ import (
 // order (a test compares the two): states are numbered breadth first, and
 // each state's successors in the order of the best pattern through them.
 //
-// ps is in rank order; b's class maps and stride are set. Every byte of a
+// ps may be in any order; b's class maps and stride are set. Every byte of a
 // pattern has a class of its own, so prefixes of bytes are prefixes of
 // classes.
 func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
