@@ -48,26 +48,20 @@ const (
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("check")
-	robots := fs.String("robots", "", "")
-	var agents agentsFlag
-	fs.Var(&agents, "agent", "")
-	var sem semanticsFlag
-	fs.Var(&sem, "semantics", "")
+	rf := addRobotsFlags(fs)
 	explain := fs.Bool("explain", false, "")
 	urlsFile := fs.String("urls", "", "")
 	urls, status, done := parseFlags(fs, args, checkUsage, stdout, stderr)
 	if done {
 		return status
 	}
-	switch {
-	case *robots == "":
-		return fail(stderr, "check: --robots FILE is required (see 'robotstxt help check')")
-	case len(agents) == 0:
-		return fail(stderr, "check: at least one --agent TOKEN is required (see 'robotstxt help check')")
+	switch msg := rf.missing("check"); {
+	case msg != "":
+		return fail(stderr, "%s", msg)
 	case *urlsFile != "" && len(urls) > 0:
 		return fail(stderr, "check: give URLs as arguments or with --urls, not both")
 	}
-	r, ok := compileRobots("check", *robots, sem.s, stderr)
+	r, ok := compileRobots("check", rf.robots, rf.sem.s, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -85,7 +79,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	c := &checker{
-		m:       r.Matcher(agents...),
+		m:       r.Matcher(rf.agents...),
 		explain: *explain,
 		w:       bufio.NewWriterSize(stdout, outBufferSize),
 		stderr:  stderr,

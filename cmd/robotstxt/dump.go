@@ -21,28 +21,22 @@ Flags:
 
 func runDump(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("dump")
-	robots := fs.String("robots", "", "")
-	var agents agentsFlag
-	fs.Var(&agents, "agent", "")
-	var sem semanticsFlag
-	fs.Var(&sem, "semantics", "")
+	rf := addRobotsFlags(fs)
 	rest, status, done := parseFlags(fs, args, dumpUsage, stdout, stderr)
 	if done {
 		return status
 	}
-	switch {
-	case *robots == "":
-		return fail(stderr, "dump: --robots FILE is required (see 'robotstxt help dump')")
-	case len(agents) == 0:
-		return fail(stderr, "dump: at least one --agent TOKEN is required (see 'robotstxt help dump')")
+	switch msg := rf.missing("dump"); {
+	case msg != "":
+		return fail(stderr, "%s", msg)
 	case len(rest) > 0:
 		return fail(stderr, "dump: unexpected argument %q (see 'robotstxt help dump')", rest[0])
 	}
-	r, ok := compileRobots("dump", *robots, sem.s, stderr)
+	r, ok := compileRobots("dump", rf.robots, rf.sem.s, stderr)
 	if !ok {
 		return exitUsage
 	}
-	m := r.Matcher(agents...)
+	m := r.Matcher(rf.agents...)
 	var b strings.Builder
 	b.WriteString(m.String())
 	if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {

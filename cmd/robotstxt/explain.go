@@ -27,24 +27,18 @@ Flags:
 
 func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("explain")
-	robots := fs.String("robots", "", "")
-	var agents agentsFlag
-	fs.Var(&agents, "agent", "")
-	var sem semanticsFlag
-	fs.Var(&sem, "semantics", "")
+	rf := addRobotsFlags(fs)
 	urls, status, done := parseFlags(fs, args, explainUsage, stdout, stderr)
 	if done {
 		return status
 	}
-	switch {
-	case *robots == "":
-		return fail(stderr, "explain: --robots FILE is required (see 'robotstxt help explain')")
-	case len(agents) == 0:
-		return fail(stderr, "explain: at least one --agent TOKEN is required (see 'robotstxt help explain')")
+	switch msg := rf.missing("explain"); {
+	case msg != "":
+		return fail(stderr, "%s", msg)
 	case len(urls) == 0:
 		return fail(stderr, "explain: no URL given (see 'robotstxt help explain')")
 	}
-	r, ok := compileRobots("explain", *robots, sem.s, stderr)
+	r, ok := compileRobots("explain", rf.robots, rf.sem.s, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -65,7 +59,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 			w.WriteByte('\n')
 		}
 		n++
-		if _, err := w.WriteString(r.Explain(u, agents...).String()); err != nil {
+		if _, err := w.WriteString(r.Explain(u, rf.agents...).String()); err != nil {
 			return writeFailed(err, status, stderr)
 		}
 	}

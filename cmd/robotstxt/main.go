@@ -111,6 +111,35 @@ func (f *semanticsFlag) Set(name string) error {
 	return nil
 }
 
+// robotsFlags are the flags of the commands that decide for a crawler with
+// a local robots.txt: check, dump and explain.
+type robotsFlags struct {
+	robots string
+	agents agentsFlag
+	sem    semanticsFlag
+}
+
+// addRobotsFlags defines --robots, --agent and --semantics on fs.
+func addRobotsFlags(fs *flag.FlagSet) *robotsFlags {
+	f := &robotsFlags{}
+	fs.StringVar(&f.robots, "robots", "", "")
+	fs.Var(&f.agents, "agent", "")
+	fs.Var(&f.sem, "semantics", "")
+	return f
+}
+
+// missing returns the message for a required flag that cmd was not given,
+// or "".
+func (f *robotsFlags) missing(cmd string) string {
+	switch {
+	case f.robots == "":
+		return fmt.Sprintf("%s: --robots FILE is required (see 'robotstxt help %s')", cmd, cmd)
+	case len(f.agents) == 0:
+		return fmt.Sprintf("%s: at least one --agent TOKEN is required (see 'robotstxt help %s')", cmd, cmd)
+	}
+	return ""
+}
+
 // newFlagSet returns a FlagSet that prints nothing by itself: parse errors
 // become the single line that parseFlags prints.
 func newFlagSet(name string) *flag.FlagSet {
