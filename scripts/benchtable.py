@@ -65,6 +65,19 @@ def table(res, bench, cols, base, unit="ns/op"):
     print()
 
 
+def listing(res, bench, title):
+    """Print every benchmark under bench/ with its time, and its time per
+    rule where it reports one."""
+    rows = [(n[len(bench) + 1:], u) for n, u in res.items() if n.startswith(bench + "/")]
+    if not rows:
+        return
+    print(f"{title}\n\n| benchmark | time | per rule |\n|---|---|---|")
+    for name, u in rows:
+        per = f"{u['ns/rule']:.4g} ns" if "ns/rule" in u else ""
+        print(f"| {name} | {dur(u.get('ns/op'))} | {per} |")
+    print()
+
+
 def main():
     res = load(sys.argv[1])
     print("Decide, per URL (ratio = other / robotstxt-bound)\n")
@@ -80,18 +93,8 @@ def main():
                 other = ", ".join(f"{k} {v:g}" for k, v in u.items() if k not in ("ns/op", "ns/URL", "B/op", "allocs/op", "MB/s"))
                 print(f"| {lib} | {u.get('ns/URL', 0):.4g} | {other} |")
             print()
-    sc = [(n, u) for n, u in res.items() if n.startswith("Scaling/")]
-    if sc:
-        print("Scaling (ours)\n\n| benchmark | time | per rule |\n|---|---|---|")
-        for n, u in sc:
-            print(f"| {n[len('Scaling/'):]} | {dur(u.get('ns/op'))} | {u.get('ns/rule', float('nan')):.4g} ns |")
-        print()
-    adv = [(n, u) for n, u in res.items() if n.startswith("Adversarial/")]
-    if adv:
-        print("Adversarial (one op: parse, bind, decide every URL)\n\n| benchmark | time |\n|---|---|")
-        for n, u in adv:
-            print(f"| {n[len('Adversarial/'):]} | {dur(u.get('ns/op'))} |")
-        print()
+    listing(res, "Scaling", "Scaling (ours)")
+    listing(res, "Adversarial", "Adversarial (one op: parse, bind, decide every URL)")
     if "CLI" in res:
         print(f"CLI: {res['CLI'].get('URLs/s', 0):,.0f} URLs/s ({dur(res['CLI'].get('ns/op'))} per 1,000,000 URLs)\n")
 
