@@ -283,17 +283,15 @@ func (c *compiler) group(sorted []rankedPattern, out []*dfa) []*dfa {
 	if !many && nmulti <= MaxMultiWildcard && nsingle+nmulti <= MaxWildcardTogether {
 		return c.split(sorted, out)
 	}
-	var literal, single, multi, heavy []rankedPattern
+	var literal, single, multi []rankedPattern
 	for _, p := range sorted {
-		switch n := strings.Count(p.bytes, "*"); {
-		case n == 0:
+		switch n := strings.Count(p.bytes, "*"); n {
+		case 0:
 			literal = append(literal, p)
-		case n == 1:
+		case 1:
 			single = append(single, p)
-		case n < ManyWildcards:
+		default: // families tells the many-wildcard ones apart
 			multi = append(multi, p)
-		default:
-			heavy = append(heavy, p)
 		}
 	}
 	// Many wildcard patterns: literal patterns together (a trie, linear),
@@ -311,7 +309,7 @@ func (c *compiler) group(sorted []rankedPattern, out []*dfa) []*dfa {
 	for i := 0; i < len(single); i += MaxWildcardTogether {
 		out = c.split(single[i:min(i+MaxWildcardTogether, len(single))], out)
 	}
-	return c.families(append(multi, heavy...), out)
+	return c.families(multi, out)
 }
 
 // families compiles patterns with two or more wildcards. Patterns with the
