@@ -93,7 +93,7 @@ type childResult struct {
 	HeapInuse      int64  // heap in use after a GC, more than before the compile
 	Stats          engine.Stats
 	StateAllowance int
-	LongDecideNS   int64    // mean (over the long URLs) of the best of three decisions (information only)
+	LongDecideNS   int64    // mean over the long URLs of one decision each (information only, never asserted)
 	AllocFailures  []string // decisions that allocated
 	Compared       int      // decisions compared with the reference
 	Skipped        int      // URLs too costly for the reference
