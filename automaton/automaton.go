@@ -132,6 +132,13 @@ type Options struct {
 	// example percent-escapes) scans the raw input first and rewrites only
 	// when the answer depends on such a byte.
 	Escape string
+	// End lists bytes at which an input ends: Match, MatchPrefix and Step
+	// answer as if the input stopped just before the first of them (a
+	// pattern byte among them never matches). A caller whose input runs on
+	// past its end marker (a URL's '#' fragment) need not find the marker
+	// first: the scan stops there, or earlier when the answer is final. End
+	// wins over Escape for a byte in both.
+	End string
 }
 
 // NoMatch is what Match returns when no pattern matches.
@@ -154,6 +161,7 @@ const (
 	specialBit  = 1 << 31
 	deadState   = ^uint32(0)
 	escapeState = ^uint32(0) - 1
+	endState    = ^uint32(0) - 2 // the column of Options.End bytes
 )
 
 type dfa struct {
@@ -163,11 +171,15 @@ type dfa struct {
 	// Escape bytes or no class index is left for them.
 	fast    [256]uint8
 	hasFast bool
-	nclass  uint32   // number of byte classes
-	stride  uint32   // nclass + nExtra
-	trans   []uint32 // rows of stride cells: transitions, then EOI, Acc, Min answers
-	start   uint32
-	nstates int
+	// hasEnd reports an End class (Options.End), endClass; its column
+	// holds endState in every row.
+	hasEnd   bool
+	endClass uint8
+	nclass   uint32   // number of byte classes
+	stride   uint32   // nclass + nExtra
+	trans    []uint32 // rows of stride cells: transitions, then EOI, Acc, Min answers
+	start    uint32
+	nstates  int
 }
 
 // errBudget reports that a pattern set needs more states than the budget.
@@ -199,6 +211,10 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		s.patterns[r] = patterns[i]
 		ranked[r] = simplify(patterns[i], int32(r))
 	}
+	// A pattern with an End byte never matches: no input gets past one.
+	if opts.End != "" {
+		ranked = slices.DeleteFunc(ranked, func(p rankedPattern) bool { return strings.ContainsAny(p.bytes, opts.End) })
+	}
 	if len(ranked) == 0 {
 		return s
 	}
@@ -225,7 +241,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		uniq = append(uniq, p)
 	}
 	sorted = uniq
-	c := &compiler{budget: budget, escape: opts.Escape, work: DefaultSetWorkBudget, b: builders.Get().(*builder)}
+	c := &compiler{budget: budget, escape: opts.Escape, end: opts.End, work: DefaultSetWorkBudget, b: builders.Get().(*builder)}
 	defer func() {
 		c.b.release()
 		builders.Put(c.b)
@@ -354,6 +370,7 @@ func (c *compiler) families(ps []rankedPattern, out []*dfa) []*dfa {
 type compiler struct {
 	budget int
 	escape string
+	end    string
 	// work is what is left of DefaultSetWorkBudget; once it is spent, the
 	// patterns not yet compiled get an automaton each.
 	work int
@@ -365,7 +382,7 @@ type compiler struct {
 // fits: its automaton is linear in its length.
 func (c *compiler) split(ps []rankedPattern, out []*dfa) []*dfa {
 	if len(ps) == 1 {
-		d, w, _ := c.b.build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1), c.escape)
+		d, w, _ := c.b.build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1), c.escape, c.end)
 		c.work -= w
 		return append(out, d)
 	}
@@ -375,7 +392,7 @@ func (c *compiler) split(ps []rankedPattern, out []*dfa) []*dfa {
 		}
 		return out
 	}
-	d, w, err := c.b.build(ps, c.budget, min(DefaultWorkBudget, c.work), c.escape)
+	d, w, err := c.b.build(ps, c.budget, min(DefaultWorkBudget, c.work), c.escape, c.end)
 	c.work -= w
 	if err == nil {
 		return append(out, d)
@@ -505,22 +522,27 @@ func (d *dfa) begin() (s, best uint32) {
 // scan is the one scan loop: it runs d from (s, best) over in, with the
 // byte-to-class map cls (d.classes, or d.fast which also maps the escape
 // bytes), one table load and one bit test per byte. It stops early with
-// s == deadState when the answer is final, or s == escapeState at an escape
-// byte (only d.fast leads there). Instantiated once for string and once for
+// s == deadState when the answer is final (at an End byte too, with the
+// answer for the input before it), or s == escapeState at an escape byte
+// (only d.fast leads there). Instantiated once for string and once for
 // []byte, so neither pays for the other.
 func scan[T string | []byte](d *dfa, cls *[256]uint8, s, best uint32, in T) (uint32, uint32) {
 	trans := d.trans
 	for i := 0; i < len(in); i++ {
-		s = trans[s+uint32(cls[in[i]])]
-		if s&specialBit != 0 {
-			if s == escapeState {
-				return s, best
+		t := trans[s+uint32(cls[in[i]])]
+		if t&specialBit != 0 {
+			switch t {
+			case escapeState:
+				return t, best
+			case endState:
+				return deadState, d.end(s, best)
 			}
 			var done bool
-			if s, best, done = d.special(s, best); done {
+			if t, best, done = d.special(t, best); done {
 				return deadState, best
 			}
 		}
+		s = t
 	}
 	return s, best
 }
@@ -641,14 +663,18 @@ func (d *dfa) dump(b *strings.Builder) {
 		members[d.classes[c]] = append(members[d.classes[c]], byte(c))
 	}
 	for k, m := range members {
-		fmt.Fprintf(b, "  class %d: %s\n", k, byteSet(m))
+		end := ""
+		if d.hasEnd && k == int(d.endClass) {
+			end = " (end)"
+		}
+		fmt.Fprintf(b, "  class %d: %s%s\n", k, byteSet(m), end)
 	}
 	fmt.Fprintf(b, "  start: %s\n", d.name(d.start))
 	for off := uint32(0); off < uint32(len(d.trans)); off += d.stride {
 		row := d.trans[off : off+d.stride]
 		fmt.Fprintf(b, "  %s:", d.name(off))
 		for c := uint32(0); c < d.nclass; c++ {
-			if row[c] != escapeState {
+			if row[c] != escapeState && row[c] != endState {
 				fmt.Fprintf(b, " %d->%s", c, d.name(row[c]))
 			}
 		}
@@ -662,8 +688,11 @@ func (d *dfa) dump(b *strings.Builder) {
 }
 
 func (d *dfa) name(s uint32) string {
-	if s == deadState {
+	switch s {
+	case deadState:
 		return "dead"
+	case endState:
+		return "end"
 	}
 	if s&specialBit != 0 {
 		return fmt.Sprintf("S%d*", (s&^specialBit)/d.stride)

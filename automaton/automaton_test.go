@@ -86,8 +86,15 @@ func randInput(r *rand.Rand, alphabet string, maxLen int) string {
 }
 
 // escapeSets caches, per pattern set, its compilation with escape bytes, so
-// that checkAgainstBrute compiles it once per set rather than per input.
+// that checkAgainstBrute compiles it once per set rather than per input;
+// endSets its compilations with End bytes (endOptions).
 var escapeSets = map[*Set]*Set{}
+var endSets = map[*Set][]*Set{}
+
+// endOptions are the End variants checkAgainstBrute compares with the brute
+// force on the input cut at its first End byte: one End byte the patterns of
+// most tests never hold, and one they do, with escapes too.
+var endOptions = []Options{{End: "c"}, {End: "a", Escape: "b%"}}
 
 func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 	t.Helper()
@@ -117,7 +124,41 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 	if got := set.MatchBytes([]byte(in)); got != want {
 		t.Fatalf("MatchBytes(%q) = %d, want %d\npatterns: %#v", in, got, want, ps)
 	}
-	// The same input written in chunks of every size.
+	checkRuns(t, ps, set, in, want)
+	// With End bytes: the answer for the input cut at the first of them.
+	ends, ok := endSets[set]
+	if !ok {
+		if len(endSets) >= 64 {
+			clear(endSets)
+		}
+		for _, o := range endOptions {
+			ends = append(ends, Compile(ps, o))
+		}
+		endSets[set] = ends
+	}
+	for k, o := range endOptions {
+		cut := in
+		if i := strings.IndexAny(in, o.End); i >= 0 {
+			cut = in[:i]
+		}
+		want := bruteBest(ps, cut)
+		e := ends[k]
+		if got := e.Match(in); got != want {
+			t.Fatalf("Match with End %q (%q) = %d, want %d\npatterns: %#v\n%s", o.End, in, got, want, ps, e)
+		}
+		if got := e.MatchBytes([]byte(in)); got != want {
+			t.Fatalf("MatchBytes with End %q (%q) = %d, want %d\npatterns: %#v", o.End, in, got, want, ps)
+		}
+		if got, ok := e.MatchPrefix(in); ok && got != want || !ok && !strings.ContainsAny(cut, o.Escape) {
+			t.Fatalf("MatchPrefix with End %q, escapes %q (%q) = %d, %v, want %d\npatterns: %#v", o.End, o.Escape, in, got, ok, want, ps)
+		}
+		checkRuns(t, ps, e, in, want)
+	}
+}
+
+// checkRuns checks set's Runs on in written in chunks of every size.
+func checkRuns(t *testing.T, ps []Pattern, set *Set, in string, want int) {
+	t.Helper()
 	for size := 1; size <= 3; size++ {
 		var ans Answer
 		for k := 0; k < set.Len(); k++ {

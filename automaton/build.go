@@ -49,11 +49,12 @@ type builder struct {
 	nclass int
 	class  [256]uint8
 	fast   [256]uint8
-	// escClass is the escape class, -1 if none.
-	escClass int
-	hasFast  bool
-	stride   uint32
-	budget   int
+	// escClass is the escape class, -1 if none; endClass the class of the
+	// End bytes, -1 if none.
+	escClass, endClass int
+	hasFast            bool
+	stride             uint32
+	budget             int
 	// work counts items handled; construction gives up past workBudget.
 	work, workBudget int
 
@@ -161,29 +162,46 @@ var forceSubset = false
 // build constructs one automaton for ps, or returns errBudget when it would
 // need more than budget states or workBudget work.
 // b's scratch is reused from one build to the next.
-func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape string) (d *dfa, work int, err error) {
+func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape, end string) (d *dfa, work int, err error) {
 	b.reset(budget, workBudget)
 	defer func() { work = b.work }()
-	var used [256]bool
+	var used, isEnd [256]bool
+	for i := 0; i < len(end); i++ {
+		isEnd[end[i]] = true
+	}
 	for _, p := range ps {
 		for i := 0; i < len(p.bytes); i++ {
-			if p.bytes[i] != Wildcard {
-				used[p.bytes[i]] = true
+			if c := p.bytes[i]; c != Wildcard && !isEnd[c] {
+				used[c] = true
 			}
 		}
 	}
+	// Class 0 holds the bytes no pattern names; then one class per byte
+	// that one does; then the End bytes' class.
 	b.nclass = 1
+	others := false
 	for c := 0; c < 256; c++ {
 		if used[c] {
 			b.class[c] = uint8(b.nclass)
 			b.nclass++
+		} else {
+			b.class[c] = 0
+			others = others || !isEnd[c]
 		}
 	}
-	if b.nclass == 257 { // every byte is a literal: class 0 is empty, drop it
+	if !others { // every byte is a literal or an End byte: class 0 is empty, drop it
 		for c := 0; c < 256; c++ {
 			b.class[c]--
 		}
-		b.nclass = 256
+		b.nclass--
+	}
+	b.endClass = -1
+	if end != "" { // fits: at most 256-len(end) bytes have a class of their own
+		b.endClass = b.nclass
+		b.nclass++
+		for i := 0; i < len(end); i++ {
+			b.class[end[i]] = uint8(b.endClass)
+		}
 	}
 	// The escape class: a class index no byte of b.class maps to, used only
 	// by the fast map, whose column holds escapeState in every row.
@@ -192,7 +210,9 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape strin
 		b.escClass = b.nclass
 		b.nclass++
 		for i := 0; i < len(escape); i++ {
-			b.fast[escape[i]] = uint8(b.escClass)
+			if !isEnd[escape[i]] {
+				b.fast[escape[i]] = uint8(b.escClass)
+			}
 		}
 		b.hasFast = true
 	} else if escape == "" {
@@ -256,14 +276,16 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape strin
 // transition table.
 func (b *builder) dfa(trans []uint32, start uint32, nstates int) *dfa {
 	return &dfa{
-		classes: b.class,
-		fast:    b.fast,
-		hasFast: b.hasFast,
-		stride:  b.stride,
-		nclass:  uint32(b.nclass),
-		trans:   trans,
-		start:   start,
-		nstates: nstates,
+		classes:  b.class,
+		fast:     b.fast,
+		hasFast:  b.hasFast,
+		hasEnd:   b.endClass >= 0,
+		endClass: uint8(max(b.endClass, 0)),
+		stride:   b.stride,
+		nclass:   uint32(b.nclass),
+		trans:    trans,
+		start:    start,
+		nstates:  nstates,
 	}
 }
 
@@ -342,6 +364,9 @@ func (b *builder) fillRow(k int32) error {
 			return err
 		}
 		b.trans[base+uint32(c)] = v
+	}
+	if b.endClass >= 0 { // b.trans may have grown since row was taken
+		b.trans[base+uint32(b.endClass)] = endState
 	}
 	n := uint32(b.nclass)
 	b.trans[base+n+colEOI] = eoi

@@ -18,14 +18,17 @@ import (
 //	automata   uvarint count, then per automaton:
 //	             uvarint nclass (1..256), 256 bytes class map, byte flags
 //	             (bit 0: hasFast; bit 1: a fast map follows, else it is the
-//	             class map), [256 bytes fast map],
+//	             class map; bit 2: an End class follows), [256 bytes fast
+//	             map], [byte End class],
 //	             uvarint nstates, uvarint start (state code),
 //	             nstates rows: uvarint default state code, uvarint count of
 //	             exceptions, per exception a byte class (ascending) and its
 //	             state code; then the EOI, Acc and Min answers
 //
 // A state code is 0 for the dead state, 1 for the escape state (found only
-// in a column no byte of the class map leads to) and k+2 for state k; whether the
+// in a column no byte of the class map leads to) and k+2 for state k. The End
+// class's column (Options.End) is stored as dead and restored on reading,
+// since every row has the end there. Whether the
 // transition value is special is not stored but derived from the target
 // row's Acc answer, as Compile does, so a loaded table is consistent by
 // construction. EOI and Acc are rank+1 (0 none); Min is rank+1, or 0 for
@@ -86,9 +89,15 @@ func (d *dfa) appendBinary(b []byte) []byte {
 	if d.fast != d.classes {
 		flags |= 2
 	}
+	if d.hasEnd {
+		flags |= 4
+	}
 	b = append(b, flags)
 	if flags&2 != 0 {
 		b = append(b, d.fast[:]...)
+	}
+	if d.hasEnd {
+		b = append(b, d.endClass)
 	}
 	b = binary.AppendUvarint(b, uint64(d.nstates))
 	b = binary.AppendUvarint(b, d.stateCode(d.start))
@@ -135,7 +144,7 @@ func (d *dfa) appendBinary(b []byte) []byte {
 // stateCode is the stored form of transition value v.
 func (d *dfa) stateCode(v uint32) uint64 {
 	switch v {
-	case deadState:
+	case deadState, endState:
 		return 0
 	case escapeState:
 		return 1
@@ -269,7 +278,7 @@ func (r *decoder) dfa(i, npat int) *dfa {
 	copy(d.classes[:], cls)
 	d.fast = d.classes
 	flags := r.bytes(1, "automaton flags")
-	if r.err == nil && flags[0] > 3 {
+	if r.err == nil && flags[0] > 7 {
 		r.fail("automaton %d: unknown flags %#x", i, flags[0])
 	}
 	if r.err != nil {
@@ -278,6 +287,17 @@ func (r *decoder) dfa(i, npat int) *dfa {
 	d.hasFast = flags[0]&1 != 0
 	if flags[0]&2 != 0 {
 		copy(d.fast[:], r.bytes(256, "fast class map"))
+	}
+	if flags[0]&4 != 0 {
+		e := r.bytes(1, "End class")
+		if r.err != nil {
+			return nil
+		}
+		if uint64(e[0]) >= nclass {
+			r.fail("automaton %d: End class %d, but there are %d classes", i, e[0], nclass)
+			return nil
+		}
+		d.hasEnd, d.endClass = true, e[0]
 	}
 	for c := range d.classes {
 		if uint64(d.classes[c]) >= nclass || uint64(d.fast[c]) >= nclass {
@@ -359,6 +379,9 @@ func (r *decoder) dfa(i, npat int) *dfa {
 		for c, code := range row {
 			row[c] = d.value(code)
 		}
+		if d.hasEnd {
+			row[d.endClass] = endState
+		}
 	}
 	if err := d.validate(npat); err != nil {
 		r.fail("automaton %d: %v", i, err)
@@ -419,7 +442,7 @@ func (d *dfa) validate(npat int) error {
 	for off := uint32(0); uint64(off) < n; off += d.stride {
 		row := d.trans[off : off+d.stride]
 		for c, v := range row[:d.nclass] {
-			if v == escapeState && !reached[c] {
+			if v == escapeState && !reached[c] || v == endState && d.hasEnd && c == int(d.endClass) {
 				continue
 			}
 			if !okValue(v) {

@@ -24,7 +24,11 @@ func randSet(r *rand.Rand) ([]Pattern, *Set) {
 	if r.Intn(2) == 0 {
 		escape = "c%"
 	}
-	return ps, Compile(ps, Options{StateBudget: budget, Escape: escape})
+	end := ""
+	if r.Intn(3) == 0 {
+		end = "#b"
+	}
+	return ps, Compile(ps, Options{StateBudget: budget, Escape: escape, End: end})
 }
 
 func TestSet_MarshalRoundTrip(t *testing.T) {

@@ -122,6 +122,9 @@ func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
 		if b.escClass >= 0 {
 			row[b.escClass] = escapeState
 		}
+		if b.endClass >= 0 {
+			row[b.endClass] = endState
+		}
 		row[nclass+colEOI] = eoi[n]
 		row[nclass+colAcc] = acc[n]
 		row[nclass+colMin] = alive[n]

@@ -303,16 +303,28 @@ func NormalizePattern(p string, sem Semantics) string {
 // the path ends at '#'; a path that starts with '?' or ';' gets a '/' in
 // front; no path gives "/".
 func PathSpan(rawURL string, sem Semantics) (slash bool, path string) {
+	slash, path = PathSpanUncut(rawURL, sem)
+	if i := strings.IndexByte(path, '#'); i >= 0 {
+		path = path[:i]
+	}
+	return slash, path
+}
+
+// PathSpanUncut is PathSpan without the cut at '#': path runs on to the end
+// of rawURL, fragment included, for a caller that stops at the first '#'
+// itself (a scan that often ends before it need not look for it). Cutting
+// path at its first '#' gives PathSpan's; slash is the same.
+func PathSpanUncut(rawURL string, sem Semantics) (slash bool, path string) {
 	if sem == Google {
-		path = googlePath(rawURL)
+		path = googlePathUncut(rawURL)
 	} else {
-		path = uriPath(rawURL)
+		path = uriPathUncut(rawURL)
 	}
 	return path == "" || path[0] != '/', path
 }
 
-// uriPath is PathSpan's path for RFC9309 and Koster1996.
-func uriPath(u string) string {
+// uriPathUncut is PathSpanUncut's path for RFC9309 and Koster1996.
+func uriPathUncut(u string) string {
 	rest := u
 	switch {
 	case len(u) > 0 && u[0] == '/' && (len(u) == 1 || u[1] != '/'):
@@ -326,9 +338,6 @@ func uriPath(u string) string {
 				rest = skipAuthority(rest[2:])
 			}
 		}
-	}
-	if i := strings.IndexByte(rest, '#'); i >= 0 {
-		rest = rest[:i]
 	}
 	return rest
 }
@@ -364,9 +373,10 @@ func skipAuthority(s string) string {
 	return ""
 }
 
-// googlePath is PathSpan's path for Google: Google's GetPathParamsQuery
-// without the '/' it puts in front of a path that starts with '?' or ';'.
-func googlePath(u string) string {
+// googlePathUncut is PathSpanUncut's path for Google: Google's
+// GetPathParamsQuery without the '/' it puts in front of a path that starts
+// with '?' or ';', and without its cut at '#'.
+func googlePathUncut(u string) string {
 	start := 0
 	if len(u) >= 2 && u[0] == '/' && u[1] == '/' {
 		start = 2
@@ -381,14 +391,10 @@ func googlePath(u string) string {
 	if i < 0 || u[i] == '#' { // no path, or a fragment before it
 		return ""
 	}
-	p := u[i:]
-	if h := strings.IndexByte(p, '#'); h >= 0 {
-		p = p[:h]
-	}
-	return p
+	return u[i:]
 }
 
-// pathStart marks the bytes googlePath stops at: '/', '?', ';' and '#'.
+// pathStart marks the bytes googlePathUncut stops at: '/', '?', ';' and '#'.
 var pathStart = [256]bool{'/': true, '?': true, ';': true, '#': true}
 
 // indexPathStart returns the index of the first '/', '?', ';' or '#' in u at

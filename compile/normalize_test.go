@@ -596,6 +596,11 @@ func checkURLPath(t *testing.T, u string) {
 		if !strings.Contains(u, p) || strings.Contains(p, "#") {
 			t.Errorf("PathSpan(%q, %v) = %q: not a fragment-free part of the URL", u, sem, p)
 		}
+		uslash, up := PathSpanUncut(u, sem)
+		cut, _, _ := strings.Cut(up, "#")
+		if uslash != slash || cut != p || !strings.HasSuffix(u, up) {
+			t.Errorf("PathSpanUncut(%q, %v) = %v, %q: want the rest of the URL from PathSpan's %v, %q on", u, sem, uslash, up, slash, p)
+		}
 		path := ExtractPath(u, sem)
 		if !strings.HasPrefix(path, "/") {
 			t.Errorf("ExtractPath(%q, %v) = %q: does not start with /", u, sem, path)

@@ -180,3 +180,29 @@ func TestMatcher_String(t *testing.T) {
 		}
 	}
 }
+
+// TestRFC9309_DecidePathEndsAtFragment: the path is path + params + query,
+// never the fragment (SEMANTICS 3), so DecidePath stops at '#' as Decide
+// does, in every semantics. Google's automata stop at the '#' themselves
+// (automaton.Options.End); the others cut the path first.
+func TestRFC9309_DecidePathEndsAtFragment(t *testing.T) {
+	body := []byte("User-agent: *\nDisallow: /a*b\nDisallow: /c$\nAllow: /c/\n")
+	for _, sem := range []compile.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
+		m := engine.Compile(body, engine.Options{Semantics: sem}).Matcher("bot")
+		for _, c := range []struct{ path, same string }{
+			{"/a#b", "/a"},
+			{"/ax#/b", "/ax"},
+			{"/c#", "/c"},
+			{"/c/#x", "/c/"},
+			{"/%61#b", "/%61"},
+		} {
+			got, want := m.DecidePath(c.path), m.DecidePath(c.same)
+			if got != want {
+				t.Errorf("%s: DecidePath(%q) = %+v, want DecidePath(%q) = %+v", sem, c.path, got, c.same, want)
+			}
+			if got, want := m.Decide("http://example.com"+c.path), m.Decide("http://example.com"+c.same); got != want {
+				t.Errorf("%s: Decide(%q) = %+v, want %+v", sem, c.path, got, want)
+			}
+		}
+	}
+}

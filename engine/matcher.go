@@ -86,11 +86,15 @@ func (r *Robots) build(tokens []string) *Matcher {
 			}
 		}
 	}
-	var escape string
+	// A URL's path ends at '#'. Google's is matched as the URL gives it, so
+	// its automata stop at the '#' themselves (and usually decide before
+	// it): nothing has to look for it first. The other semantics cut the
+	// path before normalising it, and stop at escapes instead.
+	opts := automaton.Options{StateBudget: r.opts.StateBudget, End: "#"}
 	if m.sem != Google {
-		escape = normalizingBytes
+		opts.Escape, opts.End = normalizingBytes, ""
 	}
-	m.set = automaton.Compile(pats, automaton.Options{StateBudget: r.opts.StateBudget, Escape: escape})
+	m.set = automaton.Compile(pats, opts)
 	return m
 }
 
@@ -152,7 +156,16 @@ func (m *Matcher) Decide(url string) Decision {
 	if m.fixed != 0 {
 		return m.fixedDecision()
 	}
-	return m.decision(m.find(compile.PathSpan(url, m.sem)))
+	return m.decision(m.find(m.span(url)))
+}
+
+// span returns url's path for find: for Google uncut, since the automata
+// stop at '#' (Options.End) and the answer is often final before it.
+func (m *Matcher) span(url string) (slash bool, path string) {
+	if m.sem == Google {
+		return compile.PathSpanUncut(url, m.sem)
+	}
+	return compile.PathSpan(url, m.sem)
 }
 
 // Allowed reports whether url may be fetched: Decide(url).Allowed, without
@@ -162,16 +175,22 @@ func (m *Matcher) Allowed(url string) bool {
 	if m.fixed != 0 {
 		return m.fixed == ReasonAllowAll
 	}
-	idx := m.find(compile.PathSpan(url, m.sem))
+	if m.set.Len() == 0 { // no rule can match: even /robots.txt is allowed
+		return true
+	}
+	idx := m.find(m.span(url))
 	return idx < 0 || m.refs[idx].rule.Kind == compile.Allow
 }
 
 // DecidePath decides an already-extracted path (path + params + query,
-// starting with '/'); it is normalised as the semantics says. It allocates
-// nothing.
+// starting with '/'); it is normalised as the semantics says. A '#' ends it,
+// as it ends a URL's path. It allocates nothing.
 func (m *Matcher) DecidePath(path string) Decision {
 	if m.fixed != 0 {
 		return m.fixedDecision()
+	}
+	if i := strings.IndexByte(path, '#'); i >= 0 {
+		path = path[:i]
 	}
 	return m.decision(m.find(false, path))
 }
@@ -199,7 +218,8 @@ func (m *Matcher) decision(idx int) Decision {
 }
 
 // find returns the index of the pattern that decides path (slash: a '/'
-// goes in front of it), foundNone or foundRobotsTxt.
+// goes in front of it), foundNone or foundRobotsTxt. A Google path may run
+// on past '#' (span): the automata stop there.
 func (m *Matcher) find(slash bool, path string) int {
 	var idx int
 	isRobotsTxt := false
