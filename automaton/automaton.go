@@ -527,9 +527,16 @@ func (d *dfa) begin() (s, best uint32) {
 // (only d.fast leads there). Instantiated once for string and once for
 // []byte, so neither pays for the other.
 func scan[T string | []byte](d *dfa, cls *[256]uint8, s, best uint32, in T) (uint32, uint32) {
-	trans := d.trans
+	trans, stride := d.trans, d.stride
 	for i := 0; i < len(in); i++ {
 		t := trans[s+uint32(cls[in[i]])]
+		if t == s {
+			continue
+		}
+		if t == s+stride {
+			s += stride
+			continue
+		}
 		if t&specialBit != 0 {
 			switch t {
 			case escapeState:

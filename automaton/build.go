@@ -1,6 +1,7 @@
 package automaton
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -88,6 +89,9 @@ type builder struct {
 	pclsMark [256]uint32 // valid when equal to clsGen
 	sorted   []rankedPattern
 	starts   []int32
+
+	// Scratch of chainOrder.
+	renum, order, stack []int32
 }
 
 // builders keeps builders and their scratch between Compile calls: a set of
@@ -269,12 +273,14 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape, end 
 			return nil, 0, err
 		}
 	}
-	return b.dfa(slices.Clone(b.trans), start, len(b.pid)), 0, nil
+	return b.dfa(b.trans[:len(b.pid)*int(b.stride)], start, len(b.pid)), 0, nil
 }
 
 // dfa returns the automaton of the builder's class maps with the given
-// transition table.
+// transition table, its states renumbered in chain order (into new memory:
+// trans may be scratch).
 func (b *builder) dfa(trans []uint32, start uint32, nstates int) *dfa {
+	trans, start = b.chainOrder(trans, start, nstates)
 	return &dfa{
 		classes:  b.class,
 		fast:     b.fast,
@@ -587,4 +593,63 @@ func hashState(p int32, acc uint32, set []int32) uint64 {
 	h ^= h >> 29
 	h *= 0xbf58476d1ce4e5b9
 	return h ^ h>>32
+}
+
+// chainOrder renumbers the states of a table depth first from the start, a
+// state's first successor (the lowest-numbered, so the best-ranked branch of
+// a trie) right after it: the states along a pattern's bytes get consecutive
+// rows, which scan's chain test follows without waiting for the table load.
+// It returns the renumbered table, in new memory, and start value.
+func (b *builder) chainOrder(trans []uint32, start uint32, nstates int) ([]uint32, uint32) {
+	stride, nclass := b.stride, uint32(b.nclass)
+	const unset = -1
+	renum := slices.Grow(b.renum[:0], nstates)[:nstates]
+	for i := range renum {
+		renum[i] = unset
+	}
+	order := slices.Grow(b.order[:0], nstates)
+	stack := b.stack[:0]
+	isState := func(v uint32) bool { return v != deadState && v != escapeState && v != endState }
+	if isState(start) {
+		stack = append(stack, int32((start&^specialBit)/stride))
+	}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if renum[k] != unset {
+			continue
+		}
+		renum[k] = int32(len(order))
+		order = append(order, k)
+		// Push the successors not yet numbered, highest first, so that the
+		// lowest comes next.
+		mark := len(stack)
+		for _, v := range trans[uint32(k)*stride : uint32(k)*stride+nclass] {
+			if isState(v) {
+				if n := int32((v &^ specialBit) / stride); renum[n] == unset {
+					stack = append(stack, n)
+				}
+			}
+		}
+		succ := stack[mark:]
+		slices.SortFunc(succ, func(x, y int32) int { return cmp.Compare(y, x) })
+		stack = stack[:mark+len(slices.Compact(succ))]
+	}
+	b.renum, b.order, b.stack = renum, order, stack
+	value := func(v uint32) uint32 {
+		if !isState(v) {
+			return v
+		}
+		return uint32(renum[(v&^specialBit)/stride])*stride | v&specialBit
+	}
+	out := make([]uint32, nstates*int(stride))
+	for k, old := range order {
+		src := trans[uint32(old)*stride : uint32(old+1)*stride]
+		dst := out[uint32(k)*stride : uint32(k+1)*stride]
+		for c, v := range src[:nclass] {
+			dst[c] = value(v)
+		}
+		copy(dst[nclass:], src[nclass:])
+	}
+	return out, value(start)
 }
