@@ -378,7 +378,14 @@ func skipAuthority(s string) string {
 // with '?' or ';', and without its cut at '#'.
 func googlePathUncut(u string) string {
 	start := 0
-	if len(u) >= 2 && u[0] == '/' && u[1] == '/' {
+	switch {
+	case len(u) >= 8 && u[:8] == "https://":
+		// The common schemes, lower case: the first '/', '?', ';' or '#'
+		// is the '/' of "://" (the general case below finds the same).
+		return hostEnd(u, 8)
+	case len(u) >= 7 && u[:7] == "http://":
+		return hostEnd(u, 7)
+	case len(u) >= 2 && u[0] == '/' && u[1] == '/':
 		start = 2
 	}
 	// One pass: the first '/', '?', ';' or '#'. Google takes "://" as the
@@ -389,6 +396,15 @@ func googlePathUncut(u string) string {
 		i = indexPathStart(u, i+2)
 	}
 	if i < 0 || u[i] == '#' { // no path, or a fragment before it
+		return ""
+	}
+	return u[i:]
+}
+
+// hostEnd is googlePathUncut's result when the host starts at u[from].
+func hostEnd(u string, from int) string {
+	i := indexPathStart(u, from)
+	if i < 0 || u[i] == '#' {
 		return ""
 	}
 	return u[i:]
