@@ -180,6 +180,9 @@ type dfa struct {
 	trans    []uint32 // rows of stride cells: transitions, then EOI, Acc, Min answers
 	start    uint32
 	nstates  int
+	// s0 and best0 are the state and answer at the start of every input
+	// (begin), set once the table is.
+	s0, best0 uint32
 }
 
 // errBudget reports that a pattern set needs more states than the budget.
@@ -508,15 +511,18 @@ func (d *dfa) special(s, best uint32) (uint32, uint32, bool) {
 
 // begin returns the state and best answer at the start of an input; the
 // state is deadState when the answer is already final.
-func (d *dfa) begin() (s, best uint32) {
-	s = d.start
+func (d *dfa) begin() (s, best uint32) { return d.s0, d.best0 }
+
+// setBegin computes what begin returns, once per automaton.
+func (d *dfa) setBegin() {
+	s, best := d.start, uint32(0)
 	if s&specialBit != 0 {
 		var done bool
 		if s, best, done = d.special(s, 0); done {
-			return deadState, best
+			s = deadState
 		}
 	}
-	return s, best
+	d.s0, d.best0 = s, best
 }
 
 // scan is the one scan loop: it runs d from (s, best) over in, with the

@@ -281,7 +281,7 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape, end 
 // trans may be scratch).
 func (b *builder) dfa(trans []uint32, start uint32, nstates int) *dfa {
 	trans, start = b.chainOrder(trans, start, nstates)
-	return &dfa{
+	d := &dfa{
 		classes:  b.class,
 		fast:     b.fast,
 		hasFast:  b.hasFast,
@@ -293,6 +293,8 @@ func (b *builder) dfa(trans []uint32, start uint32, nstates int) *dfa {
 		start:    start,
 		nstates:  nstates,
 	}
+	d.setBegin()
+	return d
 }
 
 func (b *builder) tset(k int32) []int32 { return b.arena[b.off[k]:b.off[k+1]] }

@@ -387,6 +387,7 @@ func (r *decoder) dfa(i, npat int) *dfa {
 		r.fail("automaton %d: %v", i, err)
 		return nil
 	}
+	d.setBegin()
 	return d
 }
 
