@@ -1,7 +1,6 @@
 package automaton
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -91,7 +90,7 @@ type builder struct {
 	starts   []int32
 
 	// Scratch of chainOrder.
-	renum, order, stack []int32
+	renum, order []int32
 }
 
 // builders keeps builders and their scratch between Compile calls: a set of
@@ -273,14 +272,13 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape, end 
 			return nil, 0, err
 		}
 	}
-	return b.dfa(b.trans[:len(b.pid)*int(b.stride)], start, len(b.pid)), 0, nil
+	trans, start := b.chainOrder(b.trans[:len(b.pid)*int(b.stride)], start, len(b.pid))
+	return b.dfa(trans, start, len(b.pid)), 0, nil
 }
 
 // dfa returns the automaton of the builder's class maps with the given
-// transition table, its states renumbered in chain order (into new memory:
-// trans may be scratch).
+// transition table (its states in chainOrder).
 func (b *builder) dfa(trans []uint32, start uint32, nstates int) *dfa {
-	trans, start = b.chainOrder(trans, start, nstates)
 	d := &dfa{
 		classes:  b.class,
 		fast:     b.fast,
@@ -597,59 +595,67 @@ func hashState(p int32, acc uint32, set []int32) uint64 {
 	return h ^ h>>32
 }
 
-// chainOrder renumbers the states of a table depth first from the start, a
-// state's first successor (the lowest-numbered, so the best-ranked branch of
-// a trie) right after it: the states along a pattern's bytes get consecutive
-// rows, which scan's chain test follows without waiting for the table load.
-// It returns the renumbered table, in new memory, and start value.
+// chainOrder renumbers the states of a table so that each state's first
+// successor (the lowest-numbered state after it that it leads to: in the
+// breadth-first numbering of construction, the first state found from it,
+// so in a trie its best-ranked child) comes right after it where it can:
+// states are taken in their order, each followed by the chain of first
+// successors not yet placed. The states along a pattern's bytes then get
+// consecutive rows, which scan's chain test follows without waiting for
+// the table load. It reads the table twice, in order, and returns the
+// renumbered table, in new memory, and start value.
 func (b *builder) chainOrder(trans []uint32, start uint32, nstates int) ([]uint32, uint32) {
 	stride, nclass := b.stride, uint32(b.nclass)
-	const unset = -1
-	renum := slices.Grow(b.renum[:0], nstates)[:nstates]
-	for i := range renum {
-		renum[i] = unset
-	}
-	order := slices.Grow(b.order[:0], nstates)
-	stack := b.stack[:0]
-	isState := func(v uint32) bool { return v != deadState && v != escapeState && v != endState }
-	if isState(start) {
-		stack = append(stack, int32((start&^specialBit)/stride))
-	}
-	for len(stack) > 0 {
-		k := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if renum[k] != unset {
-			continue
-		}
-		renum[k] = int32(len(order))
-		order = append(order, k)
-		// Push the successors not yet numbered, highest first, so that the
-		// lowest comes next.
-		mark := len(stack)
+	// A state value is an offset k*stride, possibly with specialBit; the
+	// other values (end, escape, dead) are above every one. index divides
+	// by stride with a multiply: exact for the multiples of stride below
+	// 2^31, since there v*ceil(2^32/stride)/2^32 exceeds v/stride by less
+	// than a half (and the product fits in 62 bits, stride being at least 4).
+	const firstSentinel = endState
+	inv := (uint64(1)<<32 + uint64(stride) - 1) / uint64(stride)
+	index := func(v uint32) int32 { return int32(uint64(v&^specialBit) * inv >> 32) }
+	const none = -1
+	first := slices.Grow(b.order[:0], nstates)[:nstates]
+	for k := range first {
+		f, prev := int32(none), deadState
 		for _, v := range trans[uint32(k)*stride : uint32(k)*stride+nclass] {
-			if isState(v) {
-				if n := int32((v &^ specialBit) / stride); renum[n] == unset {
-					stack = append(stack, n)
+			if v != prev && v < firstSentinel { // runs of one value are common
+				if n := index(v); n > int32(k) && (f == none || n < f) {
+					f = n
 				}
 			}
+			prev = v
 		}
-		succ := stack[mark:]
-		slices.SortFunc(succ, func(x, y int32) int { return cmp.Compare(y, x) })
-		stack = stack[:mark+len(slices.Compact(succ))]
+		first[k] = f
 	}
-	b.renum, b.order, b.stack = renum, order, stack
+	renum := slices.Grow(b.renum[:0], nstates)[:nstates]
+	for k := range renum {
+		renum[k] = none
+	}
+	next := int32(0)
+	for k := range first {
+		for x := int32(k); x != none && renum[x] == none; x = first[x] {
+			renum[x] = next
+			next++
+		}
+	}
+	b.renum, b.order = renum, first
 	value := func(v uint32) uint32 {
-		if !isState(v) {
+		if v >= firstSentinel {
 			return v
 		}
-		return uint32(renum[(v&^specialBit)/stride])*stride | v&specialBit
+		return uint32(renum[index(v)])*stride | v&specialBit
 	}
 	out := make([]uint32, nstates*int(stride))
-	for k, old := range order {
-		src := trans[uint32(old)*stride : uint32(old+1)*stride]
-		dst := out[uint32(k)*stride : uint32(k+1)*stride]
+	for k, n := range renum {
+		src := trans[uint32(k)*stride : uint32(k+1)*stride]
+		dst := out[uint32(n)*stride : uint32(n+1)*stride]
+		prev, pv := deadState, deadState
 		for c, v := range src[:nclass] {
-			dst[c] = value(v)
+			if v != prev {
+				prev, pv = v, value(v)
+			}
+			dst[c] = pv
 		}
 		copy(dst[nclass:], src[nclass:])
 	}

@@ -11,8 +11,9 @@ import (
 // patterns' bytes (plus sorting), rather than by subset construction, which
 // finds the same states at several times the cost. The result is the
 // automaton subset construction builds, state for state and in the same
-// order (a test compares the two): states are numbered breadth first, and
-// each state's successors in the order of the best pattern through them.
+// order (a test compares the two): states are numbered breadth first, each
+// state's successors in the order of the best pattern through them, and
+// then renumbered as chainOrder does.
 //
 // ps may be in any order; b's class maps and stride are set. Every byte of a
 // pattern has a class of its own, so prefixes of bytes are prefixes of
@@ -92,17 +93,36 @@ func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
 	}
 	// Number the nodes breadth first, each node's children by best: the
 	// order in which subset construction, going over its patterns best
-	// first, meets them.
-	order := append(path[:0], 0) // node numbers in breadth-first order
+	// first, meets them. Then renumber them as chainOrder would: each node
+	// in that order,
+	// followed by the chain of its best children not yet placed (a best
+	// child is its parent's lowest-numbered successor after it).
+	bfs := append(path[:0], 0) // nodes in breadth-first order
+	bestChild := slices.Grow(b.renum[:0], len(acc))[:len(acc)]
+	for k := 0; k < len(bfs); k++ {
+		from := len(bfs)
+		for x := first[bfs[k]]; x != none; x = next[x] {
+			bfs = append(bfs, x)
+		}
+		slices.SortFunc(bfs[from:], func(x, y int32) int { return cmp.Compare(best[x], best[y]) })
+		bestChild[bfs[k]] = none
+		if len(bfs) > from {
+			bestChild[bfs[k]] = bfs[from]
+		}
+	}
+	const unset = ^uint64(0)
 	final := slices.Grow(b.hashes[:0], len(acc))[:len(acc)]
-	for k := 0; k < len(order); k++ {
-		final[order[k]] = uint64(k)
-		from := len(order)
-		for x := first[order[k]]; x != none; x = next[x] {
+	for i := range final {
+		final[i] = unset
+	}
+	order := slices.Grow(b.order[:0], len(acc)) // nodes in their final order
+	for _, n := range bfs {
+		for x := n; x != none && final[x] == unset; x = bestChild[x] {
+			final[x] = uint64(len(order))
 			order = append(order, x)
 		}
-		slices.SortFunc(order[from:], func(x, y int32) int { return cmp.Compare(best[x], best[y]) })
 	}
+	b.renum, b.order = bestChild, order
 	value := func(n int32) uint32 {
 		v := uint32(final[n]) * b.stride
 		if acc[n] != 0 {
@@ -129,6 +149,6 @@ func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
 		row[nclass+colAcc] = acc[n]
 		row[nclass+colMin] = alive[n]
 	}
-	b.tnext, b.hashes = order, final
+	b.tnext, b.hashes = bfs, final
 	return b.dfa(trans, value(0), len(acc)), nil
 }
