@@ -23,6 +23,20 @@
 // patterns at their end), the answer completed on entering it, and the best
 // priority still alive.
 //
+// Each byte costs a table load whose result gives the next load's address,
+// so a plain scan waits for every load in turn. Two tests let the CPU run
+// ahead instead: a byte that keeps the automaton where it is (a '*' waiting
+// for what follows it) and a byte that leads to the next row (the states are
+// numbered so that each state's first successor, the next byte of a pattern,
+// follows it) both continue from a state the scan computes without the
+// load, and the branch predictor guesses them. The load is then checked,
+// not waited for. On an input that a floating pattern ("/*.pdf$") keeps
+// alive to its end this roughly halves the time per byte.
+//
+// Options.End names bytes at which an input ends (a URL's '#'): their class
+// leads every row to a sentinel that ends the scan with the answer for the
+// input before it, so a caller need not find the end first.
+//
 // A set without wildcards, the most common kind in real robots.txt files,
 // skips subset construction: its automaton is the trie of its patterns,
 // built directly in linear time, state for state the one subset

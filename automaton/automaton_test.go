@@ -398,3 +398,43 @@ func TestBuildTrie_SameAsSubsetConstruction(t *testing.T) {
 		}
 	}
 }
+
+// TestChainOrder_PatternBytesAreConsecutiveRows checks the numbering scan's
+// chain test relies on: from the start, the best pattern's bytes lead each
+// state to the next row (its first successor), in a trie and in an
+// automaton built by subset construction, and a wildcard's loop stays put.
+func TestChainOrder_PatternBytesAreConsecutiveRows(t *testing.T) {
+	for _, tc := range []struct {
+		ps      []Pattern
+		follow  string // bytes of the best pattern, from the start
+		subset  bool
+		stayOn  string // then bytes that keep the state (a '*' loop)
+		wantRun int    // consecutive rows expected along follow
+	}{
+		{ps: []Pattern{{Bytes: "/private/data", Priority: 9}, {Bytes: "/public", Priority: 3}, {Bytes: "/p", Priority: 1}}, follow: "/private/data", wantRun: 13},
+		{ps: []Pattern{{Bytes: "/private/data", Priority: 9}, {Bytes: "/public", Priority: 3}}, follow: "/private/data", subset: true, wantRun: 13},
+		{ps: []Pattern{{Bytes: "/archive/*.pdf", Anchored: true, Priority: 9}, {Bytes: "/b", Priority: 1}}, follow: "/archive/", stayOn: "xyz", wantRun: 9},
+	} {
+		forceSubset = tc.subset
+		set := Compile(tc.ps, Options{})
+		forceSubset = false
+		d := set.autos[0]
+		s := d.start &^ specialBit
+		run := 0
+		for i := 0; i < len(tc.follow); i++ {
+			next := d.trans[s+uint32(d.classes[tc.follow[i]])] &^ specialBit
+			if next == s+d.stride {
+				run++
+			}
+			s = next
+		}
+		if run != tc.wantRun {
+			t.Errorf("%v: %d of %q's bytes lead to the next row, want %d\n%s", tc.ps, run, tc.follow, tc.wantRun, set)
+		}
+		for i := 0; i < len(tc.stayOn); i++ {
+			if next := d.trans[s+uint32(d.classes[tc.stayOn[i]])]; next != s {
+				t.Errorf("%v: byte %q leaves the loop state S%d for %s\n%s", tc.ps, tc.stayOn[i], s/d.stride, d.name(next), set)
+			}
+		}
+	}
+}
