@@ -52,6 +52,7 @@ type builder struct {
 	// escClass is the escape class, -1 if none; endClass the class of the
 	// End bytes, -1 if none.
 	escClass, endClass int
+	inv                uint64 // strideInverse(stride)
 	hasFast            bool
 	stride             uint32
 	budget             int
@@ -89,8 +90,9 @@ type builder struct {
 	sorted   []rankedPattern
 	starts   []int32
 
-	// Scratch of chainOrder.
-	renum, order []int32
+	// firsts[k] is state k's first successor (see chainOrder), noted by
+	// fillRow; renum and order are chainOrder's scratch.
+	firsts, renum, order []int32
 }
 
 // builders keeps builders and their scratch between Compile calls: a set of
@@ -127,6 +129,7 @@ func (b *builder) release() {
 	}
 	if cap(b.pid) > maxPooledCells {
 		b.pid, b.accs, b.off, b.hashes = nil, nil, nil, nil
+		b.firsts, b.renum, b.order = nil, nil, nil
 	}
 	if len(b.psets) > maxPooledCells/64 {
 		b.psets = nil
@@ -152,6 +155,7 @@ func (b *builder) reset(budget, workBudget int) {
 	}
 	b.trans = b.trans[:0]
 	b.tnext, b.newStars, b.seen, b.pstars = b.tnext[:0], b.newStars[:0], b.seen[:0], b.pstars[:0]
+	b.firsts = b.firsts[:0]
 	b.loaded = -1
 	for c := range b.bucket { // a build that failed mid-row leaves some filled
 		b.bucket[c] = b.bucket[c][:0]
@@ -225,6 +229,7 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape, end 
 		b.escClass = -1
 	}
 	b.stride = uint32(b.nclass + nExtra)
+	b.inv = strideInverse(b.stride)
 
 	sorted := append(b.sorted[:0], ps...)
 	b.sorted = sorted
@@ -272,7 +277,7 @@ func (b *builder) build(ps []rankedPattern, budget, workBudget int, escape, end 
 			return nil, 0, err
 		}
 	}
-	trans, start := b.chainOrder(b.trans[:len(b.pid)*int(b.stride)], start, len(b.pid))
+	trans, start := b.chainOrder(b.trans[:len(b.pid)*int(b.stride)], start, b.firsts)
 	return b.dfa(trans, start, len(b.pid)), 0, nil
 }
 
@@ -342,6 +347,7 @@ func (b *builder) fillRow(k int32) error {
 	if err != nil {
 		return err
 	}
+	first := b.firstAfter(k, def, none)
 	row := b.trans[base : base+b.stride]
 	for c := 0; c < b.nclass; c++ {
 		row[c] = def
@@ -370,7 +376,9 @@ func (b *builder) fillRow(k int32) error {
 			return err
 		}
 		b.trans[base+uint32(c)] = v
+		first = b.firstAfter(k, v, first)
 	}
+	b.firsts = append(b.firsts, first)
 	if b.endClass >= 0 { // b.trans may have grown since row was taken
 		b.trans[base+uint32(b.endClass)] = endState
 	}
@@ -595,39 +603,46 @@ func hashState(p int32, acc uint32, set []int32) uint64 {
 	return h ^ h>>32
 }
 
-// chainOrder renumbers the states of a table so that each state's first
-// successor (the lowest-numbered state after it that it leads to: in the
-// breadth-first numbering of construction, the first state found from it,
-// so in a trie its best-ranked child) comes right after it where it can:
-// states are taken in their order, each followed by the chain of first
-// successors not yet placed. The states along a pattern's bytes then get
-// consecutive rows, which scan's chain test follows without waiting for
-// the table load. It reads the table twice, in order, and returns the
-// renumbered table, in new memory, and start value.
-func (b *builder) chainOrder(trans []uint32, start uint32, nstates int) ([]uint32, uint32) {
-	stride, nclass := b.stride, uint32(b.nclass)
-	// A state value is an offset k*stride, possibly with specialBit; the
-	// other values (end, escape, dead) are above every one. index divides
-	// by stride with a multiply: exact for the multiples of stride below
-	// 2^31, since there v*ceil(2^32/stride)/2^32 exceeds v/stride by less
-	// than a half (and the product fits in 62 bits, stride being at least 4).
-	const firstSentinel = endState
-	inv := (uint64(1)<<32 + uint64(stride) - 1) / uint64(stride)
-	index := func(v uint32) int32 { return int32(uint64(v&^specialBit) * inv >> 32) }
-	const none = -1
-	first := slices.Grow(b.order[:0], nstates)[:nstates]
-	for k := range first {
-		f, prev := int32(none), deadState
-		for _, v := range trans[uint32(k)*stride : uint32(k)*stride+nclass] {
-			if v != prev && v < firstSentinel { // runs of one value are common
-				if n := index(v); n > int32(k) && (f == none || n < f) {
-					f = n
-				}
-			}
-			prev = v
-		}
-		first[k] = f
+// none is "no state" in state numbers.
+const none = -1
+
+// firstAfter returns the better first successor of state k (see chainOrder)
+// of f and the state of transition value v.
+func (b *builder) firstAfter(k int32, v uint32, f int32) int32 {
+	if v >= endState { // dead, escape or end
+		return f
 	}
+	if n := stateIndex(v, b.inv); n > k && (f == none || n < f) {
+		return n
+	}
+	return f
+}
+
+// strideInverse returns ceil(2^32/stride), with which stateIndex divides.
+func strideInverse(stride uint32) uint64 {
+	return (uint64(1)<<32 + uint64(stride) - 1) / uint64(stride)
+}
+
+// stateIndex returns the number of the state of transition value v (not a
+// sentinel): its offset divided by the stride, with a multiply by inv =
+// strideInverse(stride). That is exact for the multiples of stride below
+// 2^31: there v*ceil(2^32/stride)/2^32 exceeds v/stride by less than a
+// half, and the product fits in 62 bits, stride being at least 4.
+func stateIndex(v uint32, inv uint64) int32 {
+	return int32(uint64(v&^specialBit) * inv >> 32)
+}
+
+// chainOrder renumbers the states of a table so that each state's first
+// successor (first[k]: the lowest-numbered state after k that k leads to;
+// in the breadth-first numbering of construction, the first state found
+// from it, so in a trie its best-ranked child) comes right after it where
+// it can: states are taken in their order, each followed by the chain of
+// first successors not yet placed. The states along a pattern's bytes then
+// get consecutive rows, which scan's chain test follows without waiting
+// for the table load. It returns the renumbered table, in new memory, and
+// start value.
+func (b *builder) chainOrder(trans []uint32, start uint32, first []int32) ([]uint32, uint32) {
+	stride, nclass, nstates := b.stride, uint32(b.nclass), len(first)
 	renum := slices.Grow(b.renum[:0], nstates)[:nstates]
 	for k := range renum {
 		renum[k] = none
@@ -639,12 +654,12 @@ func (b *builder) chainOrder(trans []uint32, start uint32, nstates int) ([]uint3
 			next++
 		}
 	}
-	b.renum, b.order = renum, first
+	b.renum = renum
 	value := func(v uint32) uint32 {
-		if v >= firstSentinel {
+		if v >= endState { // dead, escape or end
 			return v
 		}
-		return uint32(renum[index(v)])*stride | v&specialBit
+		return uint32(renum[stateIndex(v, b.inv)])*stride | v&specialBit
 	}
 	out := make([]uint32, nstates*int(stride))
 	for k, n := range renum {
