@@ -75,8 +75,9 @@ func parseOurs(body []byte) (Robots, error) {
 	return ours{engine.Compile(body, engine.Options{Semantics: Semantics})}, nil
 }
 
-// Allowed looks the agent's cached Matcher up on every call.
-func (o ours) Allowed(agent, url string) bool { return o.r.Matcher(agent).Decide(url).Allowed }
+// Allowed is Robots.Allowed: it looks the agent's cached Matcher up on
+// every call.
+func (o ours) Allowed(agent, url string) bool { return o.r.Allowed(agent, url) }
 
 func (o ours) Bind(agent string) func(string) bool {
 	m := o.r.Matcher(agent)

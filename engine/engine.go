@@ -63,6 +63,15 @@ type Robots struct {
 
 	mu       sync.Mutex                              // serialises cache writes
 	matchers atomic.Pointer[map[string]*matcherOnce] // copy-on-write cache
+	// last is the cached matcher most recently built for one token,
+	// looked at before the cache: a crawler asks for its own agent again
+	// and again, and a string comparison is cheaper than a map lookup.
+	last atomic.Pointer[lastMatcher]
+}
+
+type lastMatcher struct {
+	token string
+	m     *Matcher
 }
 
 type matcherOnce struct {
@@ -104,6 +113,11 @@ func (r *Robots) Sitemaps() []compile.Sitemap { return r.file.Sitemaps }
 // them applies, else the "*" groups. It is built on first use and cached;
 // safe for concurrent use. Once cached, looking it up allocates nothing.
 func (r *Robots) Matcher(tokens ...string) *Matcher {
+	if len(tokens) == 1 {
+		if l := r.last.Load(); l != nil && l.token == tokens[0] {
+			return l.m
+		}
+	}
 	var buf [128]byte
 	key := buf[:0]
 	for i, t := range tokens {
@@ -150,6 +164,9 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 		e.m = r.build(toks)
 		e.done.Store(true)
 	})
+	if len(toks) == 1 {
+		r.last.Store(&lastMatcher{token: toks[0], m: e.m})
+	}
 	return e.m
 }
 

@@ -206,3 +206,28 @@ func TestRFC9309_DecidePathEndsAtFragment(t *testing.T) {
 		}
 	}
 }
+
+// TestMatcher_SameMatcherPerAgent: Matcher returns the one cached matcher of
+// an agent whichever agent was asked for last (the one-entry shortcut in
+// front of the cache must never answer for another agent).
+func TestMatcher_SameMatcherPerAgent(t *testing.T) {
+	r := engine.Compile(allocBody, engine.Options{})
+	g, b := r.Matcher("Googlebot"), r.Matcher("bingbot")
+	if g == b {
+		t.Fatal("two agents with different groups share a matcher")
+	}
+	for i := 0; i < 4; i++ {
+		if r.Matcher("Googlebot") != g || r.Matcher("bingbot") != b {
+			t.Fatalf("round %d: Matcher no longer returns the cached matchers", i)
+		}
+		if !r.Allowed("Googlebot", "/private/x") || r.Allowed("bingbot", "/private/x") {
+			t.Fatalf("round %d: a decision used the other agent's rules", i)
+		}
+	}
+	if m := r.Matcher("Googlebot", "bingbot"); m == g || m == b {
+		t.Error("a two-token matcher is one of the one-token matchers")
+	}
+	if a := testing.AllocsPerRun(100, func() { r.Allowed("Googlebot", "/a"); r.Allowed("bingbot", "/a") }); a != 0 {
+		t.Errorf("Allowed with alternating cached agents allocates %v", a)
+	}
+}
