@@ -382,9 +382,9 @@ func googlePathUncut(u string) string {
 	case len(u) >= 8 && u[:8] == "https://":
 		// The common schemes, lower case: the first '/', '?', ';' or '#'
 		// is the '/' of "://" (the general case below finds the same).
-		return hostEnd(u, 8)
+		return pathAt(u, indexPathStart(u, 8))
 	case len(u) >= 7 && u[:7] == "http://":
-		return hostEnd(u, 7)
+		return pathAt(u, indexPathStart(u, 7))
 	case len(u) >= 2 && u[0] == '/' && u[1] == '/':
 		start = 2
 	}
@@ -395,15 +395,12 @@ func googlePathUncut(u string) string {
 	if i >= 0 && u[i] == '/' && i > start && u[i-1] == ':' && i+1 < len(u) && u[i+1] == '/' {
 		i = indexPathStart(u, i+2)
 	}
-	if i < 0 || u[i] == '#' { // no path, or a fragment before it
-		return ""
-	}
-	return u[i:]
+	return pathAt(u, i)
 }
 
-// hostEnd is googlePathUncut's result when the host starts at u[from].
-func hostEnd(u string, from int) string {
-	i := indexPathStart(u, from)
+// pathAt is googlePathUncut's result when the path starts at u[i] (i < 0:
+// nowhere): none when there is no path or a fragment comes first.
+func pathAt(u string, i int) string {
 	if i < 0 || u[i] == '#' {
 		return ""
 	}
