@@ -91,7 +91,7 @@ type builder struct {
 	starts   []int32
 
 	// firsts[k] is state k's first successor (see chainOrder), noted by
-	// fillRow; renum and order are chainOrder's scratch.
+	// fillRow; renum and order are scratch of chainOrder and buildTrie.
 	firsts, renum, order []int32
 }
 
