@@ -91,7 +91,8 @@ type builder struct {
 	starts   []int32
 
 	// firsts[k] is state k's first successor (see chainOrder), noted by
-	// fillRow; renum and order are scratch of chainOrder and buildTrie.
+	// fillRow (in buildTrie, each node's best child); renum and order are
+	// scratch of chainOrder and buildTrie.
 	firsts, renum, order []int32
 }
 
@@ -632,6 +633,30 @@ func stateIndex(v uint32, inv uint64) int32 {
 	return int32(uint64(v&^specialBit) * inv >> 32)
 }
 
+// placeChains numbers nodes as chainOrder does: in visit order (0, 1, ...
+// when visit is nil), each node not yet numbered, then the chain of its
+// first successors (first[x], none ending it) not yet numbered. renum maps
+// a node to its number and must be all none; the nodes are appended to
+// order in number order, and the extended order is returned.
+func placeChains(visit, first, renum, order []int32) []int32 {
+	place := func(n int32) {
+		for x := n; x != none && renum[x] == none; x = first[x] {
+			renum[x] = int32(len(order))
+			order = append(order, x)
+		}
+	}
+	if visit == nil {
+		for k := range first {
+			place(int32(k))
+		}
+	} else {
+		for _, n := range visit {
+			place(n)
+		}
+	}
+	return order
+}
+
 // chainOrder renumbers the states of a table so that each state's first
 // successor (first[k]: the lowest-numbered state after k that k leads to;
 // in the breadth-first numbering of construction, the first state found
@@ -647,14 +672,7 @@ func (b *builder) chainOrder(trans []uint32, start uint32, first []int32) ([]uin
 	for k := range renum {
 		renum[k] = none
 	}
-	next := int32(0)
-	for k := range first {
-		for x := int32(k); x != none && renum[x] == none; x = first[x] {
-			renum[x] = next
-			next++
-		}
-	}
-	b.renum = renum
+	b.renum, b.order = renum, placeChains(nil, first, renum, b.order[:0])
 	value := func(v uint32) uint32 {
 		if v >= endState { // dead, escape or end
 			return v

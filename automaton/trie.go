@@ -19,7 +19,6 @@ import (
 // pattern has a class of its own, so prefixes of bytes are prefixes of
 // classes.
 func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
-	const none = -1
 	nclass := int32(b.nclass)
 	bound := 1 // nodes: at most one per pattern byte, and the root
 	for _, p := range ps {
@@ -79,7 +78,7 @@ func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
 			n := path[d]
 			best[n] = min(best[n], r)
 			if d < len(p.bytes) {
-				alive[n] = min(alive[n], uint32(r)) // the pattern waits for its next byte here for its next byte here
+				alive[n] = min(alive[n], uint32(r)) // the pattern waits here for its next byte
 			}
 		}
 		n := path[len(p.bytes)]
@@ -93,12 +92,11 @@ func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
 	}
 	// Number the nodes breadth first, each node's children by best: the
 	// order in which subset construction, going over its patterns best
-	// first, meets them. Then renumber them as chainOrder would: each node
-	// in that order,
-	// followed by the chain of its best children not yet placed (a best
-	// child is its parent's lowest-numbered successor after it).
+	// first, meets them. Then renumber them as chainOrder does, a node's
+	// first successor being its best child (its lowest-numbered successor
+	// after it).
 	bfs := append(path[:0], 0) // nodes in breadth-first order
-	bestChild := slices.Grow(b.renum[:0], len(acc))[:len(acc)]
+	bestChild := slices.Grow(b.firsts[:0], len(acc))[:len(acc)]
 	for k := 0; k < len(bfs); k++ {
 		from := len(bfs)
 		for x := first[bfs[k]]; x != none; x = next[x] {
@@ -110,19 +108,12 @@ func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
 			bestChild[bfs[k]] = bfs[from]
 		}
 	}
-	const unset = ^uint64(0)
-	final := slices.Grow(b.hashes[:0], len(acc))[:len(acc)]
+	final := slices.Grow(b.renum[:0], len(acc))[:len(acc)] // node -> state number
 	for i := range final {
-		final[i] = unset
+		final[i] = none
 	}
-	order := slices.Grow(b.order[:0], len(acc)) // nodes in their final order
-	for _, n := range bfs {
-		for x := n; x != none && final[x] == unset; x = bestChild[x] {
-			final[x] = uint64(len(order))
-			order = append(order, x)
-		}
-	}
-	b.renum, b.order = bestChild, order
+	order := placeChains(bfs, bestChild, final, b.order[:0]) // nodes by state number
+	b.firsts, b.renum, b.order = bestChild, final, order
 	value := func(n int32) uint32 {
 		v := uint32(final[n]) * b.stride
 		if acc[n] != 0 {
@@ -149,6 +140,6 @@ func (b *builder) buildTrie(ps []rankedPattern) (*dfa, error) {
 		row[nclass+colAcc] = acc[n]
 		row[nclass+colMin] = alive[n]
 	}
-	b.tnext, b.hashes = bfs, final
+	b.tnext = bfs
 	return b.dfa(trans, value(0), len(acc)), nil
 }
