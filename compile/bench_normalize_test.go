@@ -60,3 +60,19 @@ func BenchmarkNormalizePattern(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPathSpan measures finding a URL's path (what every decision
+// starts with) for each semantics on named inputs.
+func BenchmarkPathSpan(b *testing.B) {
+	for _, in := range benchURLs {
+		for _, sem := range allSemantics {
+			b.Run(in.name+"/"+sem.String(), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(in.url)))
+				for i := 0; i < b.N; i++ {
+					PathSpanUncut(in.url, sem)
+				}
+			})
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package compile
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/bytesearch"
+)
 
 // This file brings rule values and URLs to the one canonical form that the
 // matcher compares byte by byte (SEMANTICS.md section 3).
@@ -365,10 +369,8 @@ func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 // skipAuthority returns s (the text after "//") from the end of the
 // authority: the first '/', '?' or '#', or "" when there is none.
 func skipAuthority(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '/' || c == '?' || c == '#' {
-			return s[i:]
-		}
+	if i := bytesearch.IndexAny4(s, 0, '/', '?', '#', '#'); i >= 0 {
+		return s[i:]
 	}
 	return ""
 }
@@ -407,18 +409,10 @@ func pathAt(u string, i int) string {
 	return u[i:]
 }
 
-// pathStart marks the bytes googlePathUncut stops at: '/', '?', ';' and '#'.
-var pathStart = [256]bool{'/': true, '?': true, ';': true, '#': true}
-
 // indexPathStart returns the index of the first '/', '?', ';' or '#' in u at
-// or after from, or -1.
+// or after from, or -1. It runs over a host eight bytes a step.
 func indexPathStart(u string, from int) int {
-	for i := from; i < len(u); i++ {
-		if pathStart[u[i]] {
-			return i
-		}
-	}
-	return -1
+	return bytesearch.IndexAny4(u, from, '/', '?', ';', '#')
 }
 
 // ExtractPath returns the path + ";params" + "?query" of rawURL as sem reads
