@@ -14,13 +14,18 @@ var benchURLs = []struct{ name, url string }{
 // BenchmarkURLPath measures URL to canonical path for each semantics on
 // named inputs.
 func BenchmarkURLPath(b *testing.B) {
+	benchEachURL(b, func(url string, sem Semantics) { URLPath(url, sem) })
+}
+
+// benchEachURL runs f as a sub-benchmark per named URL and semantics.
+func benchEachURL(b *testing.B, f func(url string, sem Semantics)) {
 	for _, in := range benchURLs {
 		for _, sem := range allSemantics {
 			b.Run(in.name+"/"+sem.String(), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(in.url)))
 				for i := 0; i < b.N; i++ {
-					URLPath(in.url, sem)
+					f(in.url, sem)
 				}
 			})
 		}
@@ -64,15 +69,5 @@ func BenchmarkNormalizePattern(b *testing.B) {
 // BenchmarkPathSpan measures finding a URL's path (what every decision
 // starts with) for each semantics on named inputs.
 func BenchmarkPathSpan(b *testing.B) {
-	for _, in := range benchURLs {
-		for _, sem := range allSemantics {
-			b.Run(in.name+"/"+sem.String(), func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetBytes(int64(len(in.url)))
-				for i := 0; i < b.N; i++ {
-					PathSpanUncut(in.url, sem)
-				}
-			})
-		}
-	}
+	benchEachURL(b, func(url string, sem Semantics) { PathSpanUncut(url, sem) })
 }
