@@ -378,6 +378,16 @@ func BenchmarkRealCorpus(b *testing.B) {
 	}
 }
 
+// prepareCommon parses and binds, with lib, the files numbered in common
+// (every library finished them in corpusCommon's first run, so none fails).
+func prepareCommon(lib Library, files []corpusFile, common []int) []func(string) bool {
+	decide := make([]func(string) bool, len(common))
+	for k, i := range common {
+		decide[k], _, _ = Prepare(lib, files[i].body, Agent)
+	}
+	return decide
+}
+
 // BenchmarkRealCorpusDecideTwice is BenchmarkRealCorpusDecide for our
 // engine, with every file's URLs decided twice in a row: first-ns/URL is the
 // first round's time per URL, again-ns/URL the second's (each round timed
@@ -388,10 +398,7 @@ func BenchmarkRealCorpus(b *testing.B) {
 // site pays on top of the work; the second round is what the scan costs.
 func BenchmarkRealCorpusDecideTwice(b *testing.B) {
 	files, _, common, urls, _ := corpusCommon(b)
-	decide := make([]func(string) bool, len(common))
-	for k, i := range common {
-		decide[k], _, _ = Prepare(Libraries[0], files[i].body, Agent)
-	}
+	decide := prepareCommon(Libraries[0], files, common)
 	var first, again time.Duration
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -427,10 +434,7 @@ func BenchmarkRealCorpusDecide(b *testing.B) {
 	for li, lib := range Libraries {
 		res := results[li]
 		b.Run(lib.Name, func(b *testing.B) {
-			decide := make([]func(string) bool, len(common))
-			for k, i := range common {
-				decide[k], _, _ = Prepare(lib, files[i].body, Agent)
-			}
+			decide := prepareCommon(lib, files, common)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for n := 0; n < b.N; n++ {
