@@ -73,19 +73,28 @@ func (o Options) EffectiveMaxFileSize() int {
 	return o.MaxFileSize
 }
 
-// RuleKind says whether a rule allows or disallows.
+// RuleKind says whether a rule allows or disallows. The zero value, NoRule,
+// is the kind of no rule at all: the Rule of a decision that no rule of the
+// file made.
 type RuleKind uint8
 
 const (
-	Disallow RuleKind = iota
+	// NoRule is the zero RuleKind: no rule. Parse never gives it to a Rule.
+	NoRule RuleKind = iota
+	// Disallow is a disallow line.
+	Disallow
+	// Allow is an allow line.
 	Allow
 )
 
+var ruleKindNames = [...]string{NoRule: "none", Disallow: "disallow", Allow: "allow"}
+
+// String returns "allow", "disallow", or "none" for NoRule.
 func (k RuleKind) String() string {
-	if k == Allow {
-		return "allow"
+	if int(k) < len(ruleKindNames) {
+		return ruleKindNames[k]
 	}
-	return "disallow"
+	return fmt.Sprintf("RuleKind(%d)", uint8(k))
 }
 
 // Rule is one allow or disallow line with a non-empty value.

@@ -21,7 +21,7 @@ type Explanation struct {
 	// Match says how the groups were selected: MatchSpecific (a group
 	// names one of the tokens), MatchGlobal (none does; the "*" groups
 	// apply) or MatchNone (no "*" group either: everything is allowed).
-	Match compile.MatchKind
+	Match MatchKind
 	// Groups are the selected groups, in file order; their rules were
 	// merged.
 	Groups []ExplainedGroup

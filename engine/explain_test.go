@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
@@ -32,7 +31,7 @@ func TestExplain_Fields(t *testing.T) {
 		Semantics: engine.Google,
 		Tokens:    []string{"Googlebot-Image", "Googlebot"},
 		Path:      "/nogoogle/a?x=1",
-		Match:     compile.MatchSpecific,
+		Match:     engine.MatchSpecific,
 		Groups: []engine.ExplainedGroup{
 			{Index: 1, AgentLines: []int{5, 6}},
 			{Index: 2, AgentLines: []int{10}},
@@ -42,7 +41,7 @@ func TestExplain_Fields(t *testing.T) {
 			{Line: 6, Value: "Googlebot-Image", Token: "Googlebot-Image"},
 			{Line: 10, Value: "googlebot/2.1", Token: "Googlebot"},
 		},
-		Decision:    engine.Decision{Allowed: false, Rule: engine.Rule{Line: 7, Kind: compile.Disallow, Pattern: "/nogoogle", Value: "/nogoogle"}, Reason: engine.ReasonRule},
+		Decision:    engine.Decision{Allowed: false, Rule: engine.Rule{Line: 7, Kind: engine.Disallow, Pattern: "/nogoogle", Value: "/nogoogle"}, Reason: engine.ReasonRule},
 		Specificity: 9,
 	}
 	if diff := cmp.Diff(want, e); diff != "" {
@@ -124,7 +123,7 @@ func TestKoster1996_Explain_FirstMatch(t *testing.T) {
 func TestExplain_NoGroupAndFixed(t *testing.T) {
 	r := engine.Compile([]byte("User-agent: a\nDisallow: /\n"), engine.Options{})
 	e := r.Explain("/x", "b")
-	if e.Match != compile.MatchNone || len(e.Groups) != 0 || !strings.Contains(e.String(), "there is no \"*\" group") {
+	if e.Match != engine.MatchNone || len(e.Groups) != 0 || !strings.Contains(e.String(), "there is no \"*\" group") {
 		t.Errorf("got %+v\n%s", e, e)
 	}
 	e = engine.DisallowAll(engine.Options{}).Explain("/x", "b")

@@ -20,7 +20,7 @@ type Result struct {
 	Allowed bool
 	// Line is the deciding rule's line; 0 when no rule decided.
 	Line int
-	// Kind is the kind of the deciding rule (meaningless when Line is 0).
+	// Kind is the kind of the deciding rule; compile.NoRule when Line is 0.
 	Kind compile.RuleKind
 	// Pattern is the normalised pattern of the deciding rule ("" when none).
 	// For ReasonIndexHTM it is the synthetic pattern ("/d/$").

@@ -1,0 +1,42 @@
+package engine
+
+import "github.com/seed-275a9bd5/robotstxt/compile"
+
+// The types below are package compile's, named here so that a user of
+// decisions, explanations and sitemaps imports engine alone.
+
+// RuleKind says whether a rule allows or disallows; it is compile.RuleKind.
+// The zero value, NoRule, is the kind of the Rule of a Decision that no rule
+// of the file made (Rule.Line is then 0).
+type RuleKind = compile.RuleKind
+
+const (
+	// NoRule is the zero RuleKind: no rule decided. It prints as "none".
+	NoRule = compile.NoRule
+	// Disallow is the kind of a disallow line.
+	Disallow = compile.Disallow
+	// Allow is the kind of an allow line.
+	Allow = compile.Allow
+)
+
+// Sitemap is a sitemap line of the file (its URL as written and its line);
+// it is compile.Sitemap.
+type Sitemap = compile.Sitemap
+
+// MatchKind says how the groups that apply to a crawler were selected; it is
+// compile.MatchKind.
+type MatchKind = compile.MatchKind
+
+const (
+	// MatchNone: no group names the crawler and there is no "*" group, so
+	// no rule applies and everything is allowed.
+	MatchNone = compile.MatchNone
+	// MatchSpecific: one or more groups name one of the crawler's tokens.
+	MatchSpecific = compile.MatchSpecific
+	// MatchGlobal: no group names the crawler; the "*" groups apply.
+	MatchGlobal = compile.MatchGlobal
+)
+
+// Selection is what applies to one crawler, the groups selected for its
+// tokens and their merged rules; it is compile.Selection.
+type Selection = compile.Selection
