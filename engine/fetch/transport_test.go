@@ -1,0 +1,638 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/seed-275a9bd5/robotstxt/engine"
+)
+
+// site is a loopback test site: it serves a robots.txt that a test can
+// change, redirects /redirect?to=PATH, answers "ok" to every other path, and
+// records the page requests (everything but /robots.txt) it receives.
+type site struct {
+	*server
+	mu           sync.Mutex
+	robotsStatus int
+	robotsBody   string
+	pages        []string // "METHOD /path" of each page request
+	robots       atomic.Int64
+}
+
+func newSite(t *testing.T, status int, robots string) *site {
+	t.Helper()
+	s := &site{robotsStatus: status, robotsBody: robots}
+	s.server = newServer(t, s.serve)
+	return s
+}
+
+func (s *site) set(status int, robots string) {
+	s.mu.Lock()
+	s.robotsStatus, s.robotsBody = status, robots
+	s.mu.Unlock()
+}
+
+func (s *site) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/robots.txt" {
+		s.robots.Add(1)
+		s.mu.Lock()
+		status, body := s.robotsStatus, s.robotsBody
+		s.mu.Unlock()
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+		return
+	}
+	s.mu.Lock()
+	s.pages = append(s.pages, r.Method+" "+r.URL.Path)
+	s.mu.Unlock()
+	if r.URL.Path == "/redirect" {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+		return
+	}
+	_, _ = io.WriteString(w, "ok")
+}
+
+// requested returns the page requests s received.
+func (s *site) requested() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.pages...)
+}
+
+// wantNoPage fails the test if s received a request for a path with prefix.
+func (s *site) wantNoPage(t *testing.T, prefix string) {
+	t.Helper()
+	for _, p := range s.requested() {
+		if _, path, _ := strings.Cut(p, " "); strings.HasPrefix(path, prefix) {
+			t.Errorf("the server received %q, which robots.txt disallows", p)
+		}
+	}
+}
+
+// get fetches u with hc and returns the body; it fails the test on an error.
+func get(t *testing.T, hc *http.Client, u string) string {
+	t.Helper()
+	resp, err := hc.Get(u)
+	if err != nil {
+		t.Fatalf("GET %s: %v", u, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: reading body: %v", u, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: status %d", u, resp.StatusCode)
+	}
+	return string(b)
+}
+
+// wantDisallowed fails the test unless err is a *DisallowedError, and
+// returns it.
+func wantDisallowed(t *testing.T, err error) *DisallowedError {
+	t.Helper()
+	var d *DisallowedError
+	if !errors.As(err, &d) {
+		t.Fatalf("error = %v, want a *DisallowedError", err)
+	}
+	return d
+}
+
+// closeTracker is a request body that records whether it was closed.
+type closeTracker struct {
+	io.Reader
+	closed atomic.Bool
+}
+
+func (c *closeTracker) Close() error { c.closed.Store(true); return nil }
+
+func TestTransport_AllowedAndDisallowed(t *testing.T) {
+	s := newSite(t, 200, "User-agent: *\nDisallow: /private\n")
+	tr := &Transport{Client: New(Options{}), Agent: "FooBot"}
+	hc := &http.Client{Transport: tr}
+
+	if got := get(t, hc, s.URL+"/public"); got != "ok" {
+		t.Errorf("body = %q, want ok", got)
+	}
+	_, err := hc.Get(s.URL + "/private/x")
+	d := wantDisallowed(t, err)
+	if d.URL != s.URL+"/private/x" || d.Method != "GET" || d.Agent != "FooBot" {
+		t.Errorf("DisallowedError = {URL %q, Method %q, Agent %q}", d.URL, d.Method, d.Agent)
+	}
+	if d.Decision.Allowed || d.Decision.Reason != engine.ReasonRule || d.Decision.Rule.Line != 2 || d.Decision.Rule.Value != "/private" {
+		t.Errorf("Decision = %+v, want line 2 disallow /private", d.Decision)
+	}
+	if d.Result.Source != Cached || d.Result.Status != 200 || d.Result.RobotsURL != s.URL+"/robots.txt" {
+		t.Errorf("Result = {Source %v, Status %d, RobotsURL %q}", d.Result.Source, d.Result.Status, d.Result.RobotsURL)
+	}
+	want := "robots.txt disallows GET " + s.URL + "/private/x for FooBot: " + s.URL + "/robots.txt line 2: disallow /private"
+	if d.Error() != want {
+		t.Errorf("Error() = %q\nwant      %q", d.Error(), want)
+	}
+
+	// Every method is checked.
+	for _, m := range []string{http.MethodHead, http.MethodPost, http.MethodPut, http.MethodDelete} {
+		req, _ := http.NewRequest(m, s.URL+"/private/form", strings.NewReader("a=1"))
+		_, err := hc.Do(req)
+		if d := wantDisallowed(t, err); d.Method != m {
+			t.Errorf("Method = %q, want %q", d.Method, m)
+		}
+		req, _ = http.NewRequest(m, s.URL+"/form", strings.NewReader("a=1"))
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatalf("%s /form: %v", m, err)
+		}
+		resp.Body.Close()
+	}
+
+	s.wantNoPage(t, "/private")
+	if n := len(s.requested()); n != 5 {
+		t.Errorf("the server received %d page requests (%q), want 5", n, s.requested())
+	}
+	if n := s.robots.Load(); n != 1 {
+		t.Errorf("robots.txt fetched %d times, want 1", n)
+	}
+	if st := tr.Stats(); st.Disallowed != 5 {
+		t.Errorf("Stats().Disallowed = %d, want 5", st.Disallowed)
+	}
+}
+
+// TestTransport_RoundTripContract checks the http.RoundTripper contract: the
+// request is not modified, and its body is closed also when it is not sent.
+func TestTransport_RoundTripContract(t *testing.T) {
+	s := newSite(t, 200, "User-agent: *\nDisallow: /private\nCrawl-delay: 60\n")
+	tr := &Transport{Client: New(Options{}), Agent: "FooBot", CrawlDelay: true}
+
+	snapshot := func(r *http.Request) string {
+		return fmt.Sprint(r.Method, " ", r.URL.String(), " ", r.Host, " ", r.Header, " ", r.ContentLength, " ", r.Context())
+	}
+	for _, path := range []string{"/public", "/private"} {
+		body := &closeTracker{Reader: strings.NewReader("a=1")}
+		req, _ := http.NewRequest(http.MethodPost, s.URL+path, body)
+		req.Header.Set("X-Test", "1")
+		before := snapshot(req)
+		resp, err := tr.RoundTrip(req)
+		if after := snapshot(req); after != before {
+			t.Errorf("%s: RoundTrip modified the request:\n%s\n%s", path, before, after)
+		}
+		if path == "/private" {
+			wantDisallowed(t, err)
+			if !body.closed.Load() {
+				t.Errorf("%s: the body of a refused request was not closed", path)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		resp.Body.Close()
+	}
+
+	// A request whose context ends while it waits for its crawl-delay slot.
+	body := &closeTracker{Reader: strings.NewReader("a=1")}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/public", body)
+	if _, err := tr.RoundTrip(req); !errors.Is(err, context.Canceled) {
+		t.Errorf("error = %v, want context.Canceled", err)
+	}
+	if !body.closed.Load() {
+		t.Error("the body of a cancelled request was not closed")
+	}
+	s.wantNoPage(t, "/private")
+
+	// Without a Client.
+	body = &closeTracker{Reader: strings.NewReader("a=1")}
+	req, _ = http.NewRequest(http.MethodPost, s.URL+"/public", body)
+	if _, err := (&Transport{}).RoundTrip(req); err == nil || !body.closed.Load() {
+		t.Errorf("nil Client: error %v, body closed %v; want an error and a closed body", err, body.closed.Load())
+	}
+}
+
+// TestRFC9309_TransportRobotsTxtPassesThrough checks that /robots.txt itself
+// is fetched without being checked (RFC 9309 section 2.2.2: it is always
+// allowed), also when robots.txt disallows everything.
+func TestRFC9309_TransportRobotsTxtPassesThrough(t *testing.T) {
+	const rules = "User-agent: *\nDisallow: /\n"
+	s := newSite(t, 200, rules)
+	c := New(Options{})
+	hc := &http.Client{Transport: &Transport{Client: c, Agent: "FooBot", CrawlDelay: true}}
+	if got := get(t, hc, s.URL+"/robots.txt"); got != rules {
+		t.Errorf("body = %q, want %q", got, rules)
+	}
+	if st := c.Stats(); st.Fetches != 0 || st.Misses != 0 {
+		t.Errorf("the Client was consulted for /robots.txt: %+v", st)
+	}
+	_, err := hc.Get(s.URL + "/")
+	wantDisallowed(t, err)
+	if n := len(s.requested()); n != 0 {
+		t.Errorf("the server received %q", s.requested())
+	}
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestTransport_OtherSchemesGoToBase(t *testing.T) {
+	c := New(Options{})
+	var got []*http.Request
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = append(got, r)
+		return &http.Response{StatusCode: 200, Body: http.NoBody, Request: r}, nil
+	})
+	tr := &Transport{Client: c, Agent: "FooBot", Base: base, CrawlDelay: true}
+	for _, u := range []string{"ftp://ftp.example/private", "file:///etc/hosts", "gopher://example/1"} {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		if _, err := tr.RoundTrip(req); err != nil {
+			t.Errorf("%s: %v", u, err)
+		}
+		if len(got) == 0 || got[len(got)-1] != req {
+			t.Errorf("%s: Base did not receive the request itself", u)
+		}
+	}
+	if st := c.Stats(); st.Misses != 0 {
+		t.Errorf("the Client was consulted: %+v", st)
+	}
+}
+
+// TestTransport_Redirect checks that a redirect the http.Client follows is
+// checked like any request.
+func TestTransport_Redirect(t *testing.T) {
+	s := newSite(t, 200, "User-agent: *\nDisallow: /private\n")
+	hc := &http.Client{Transport: &Transport{Client: New(Options{}), Agent: "FooBot"}}
+
+	if got := get(t, hc, s.URL+"/redirect?to=/public"); got != "ok" {
+		t.Errorf("allowed redirect: body %q, want ok", got)
+	}
+	_, err := hc.Get(s.URL + "/redirect?to=/private/secret")
+	if d := wantDisallowed(t, err); d.URL != s.URL+"/private/secret" {
+		t.Errorf("URL = %q, want the redirect's target", d.URL)
+	}
+	s.wantNoPage(t, "/private")
+	want := []string{"GET /redirect", "GET /public", "GET /redirect"}
+	if got := s.requested(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the server received %q, want %q", got, want)
+	}
+}
+
+// TestRFC9309_Transport5xx checks RFC 9309 section 2.3.1.4: an unreachable
+// robots.txt disallows everything, unless a cached copy is used.
+func TestRFC9309_Transport5xx(t *testing.T) {
+	s := newSite(t, http.StatusServiceUnavailable, "down")
+	hc := &http.Client{Transport: &Transport{Client: New(Options{}), Agent: "FooBot"}}
+	_, err := hc.Get(s.URL + "/public")
+	d := wantDisallowed(t, err)
+	if d.Result.Source != UnreachableDefault || d.Result.Status != 503 || d.Decision.Reason != engine.ReasonDisallowAll {
+		t.Errorf("Result.Source %v, Status %d, Reason %v; want unreachable-default, 503, disallow-all", d.Result.Source, d.Result.Status, d.Decision.Reason)
+	}
+	if msg := d.Error(); !strings.Contains(msg, "unreachable-default") || !strings.Contains(msg, "503") {
+		t.Errorf("Error() = %q, want it to say the file is unreachable and why", msg)
+	}
+	if n := len(s.requested()); n != 0 {
+		t.Errorf("the server received %q", s.requested())
+	}
+
+	// A copy fetched before the failure decides while the file is down.
+	clk := newClock()
+	s2 := newSite(t, 200, "User-agent: *\nDisallow: /private\n")
+	c := New(Options{Now: clk.Now})
+	hc = &http.Client{Transport: &Transport{Client: c, Agent: "FooBot"}}
+	get(t, hc, s2.URL+"/public")
+	clk.Advance(DefaultTTL + time.Hour)
+	s2.set(http.StatusInternalServerError, "down")
+	get(t, hc, s2.URL+"/public")
+	_, err = hc.Get(s2.URL + "/private")
+	if d := wantDisallowed(t, err); d.Result.Source != Stale || d.Decision.Rule.Line != 2 {
+		t.Errorf("Result.Source %v, rule line %d; want stale, 2", d.Result.Source, d.Decision.Rule.Line)
+	}
+	s2.wantNoPage(t, "/private")
+	if n := s2.robots.Load(); n != 2 {
+		t.Errorf("robots.txt fetched %d times, want 2", n)
+	}
+}
+
+// TestRFC9309_Transport404 checks RFC 9309 section 2.3.1.3: without a
+// robots.txt everything is allowed.
+func TestRFC9309_Transport404(t *testing.T) {
+	s := newSite(t, http.StatusNotFound, "not found")
+	hc := &http.Client{Transport: &Transport{Client: New(Options{}), Agent: "FooBot", CrawlDelay: true}}
+	for _, p := range []string{"/private/x", "/", "/a?b"} {
+		get(t, hc, s.URL+p)
+	}
+	if n := len(s.requested()); n != 3 {
+		t.Errorf("the server received %q, want 3 requests", s.requested())
+	}
+}
+
+// TestTransport_NoRecursion checks that a Client whose HTTPClient is built on
+// the Transport fetches robots.txt through it without being checked, also
+// when the robots.txt redirects to another path or host.
+func TestTransport_NoRecursion(t *testing.T) {
+	const rules = "User-agent: *\nDisallow: /private\n"
+	// other's robots.txt disallows everything, /rules.txt included: a
+	// redirect to it passes only unchecked.
+	other := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /\n")
+			return
+		}
+		_, _ = io.WriteString(w, rules)
+	})
+	for _, tc := range []struct{ name, target string }{
+		{"same-host", "/rules.txt"},
+		{"other-host", other.URL + "/rules.txt"},
+	} {
+		target := tc.target
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/robots.txt":
+					http.Redirect(w, r, target, http.StatusMovedPermanently)
+				case "/rules.txt":
+					_, _ = io.WriteString(w, rules)
+				default:
+					_, _ = io.WriteString(w, "ok")
+				}
+			})
+			tr := &Transport{Agent: "FooBot", CrawlDelay: true}
+			// Short enough that a fetch which waited for itself would
+			// fail the test quickly (as an unreachable robots.txt).
+			tr.Client = New(Options{HTTPClient: &http.Client{Transport: tr}, Timeout: 5 * time.Second})
+			hc := &http.Client{Transport: tr}
+
+			get(t, hc, s.URL+"/public")
+			_, err := hc.Get(s.URL + "/private")
+			d := wantDisallowed(t, err)
+			if d.Result.Source != Cached || d.Result.Redirects != 1 || d.Decision.Rule.Line != 2 {
+				t.Errorf("Result.Source %v (err %v), Redirects %d, rule line %d; want cached, 1, 2",
+					d.Result.Source, d.Result.Err, d.Result.Redirects, d.Decision.Rule.Line)
+			}
+			if st := tr.Client.Stats(); st.Fetches != 1 {
+				t.Errorf("Fetches = %d, want 1", st.Fetches)
+			}
+		})
+	}
+}
+
+// paceDelay is the crawl-delay of the pacing tests: a second, or a quarter
+// of one with -short.
+func paceDelay() time.Duration {
+	if testing.Short() {
+		return 250 * time.Millisecond
+	}
+	return time.Second
+}
+
+func crawlDelayRobots(d time.Duration) string {
+	return "User-agent: *\nDisallow: /private\nCrawl-delay: " + strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "\n"
+}
+
+func TestTransport_CrawlDelay(t *testing.T) {
+	d := paceDelay()
+	s := newSite(t, 200, crawlDelayRobots(d))
+	tr := &Transport{Client: New(Options{}), Agent: "FooBot", CrawlDelay: true}
+	hc := &http.Client{Transport: tr}
+	start := time.Now()
+	for i := 0; i < 3; i++ {
+		get(t, hc, s.URL+"/page/"+strconv.Itoa(i))
+	}
+	if el := time.Since(start); el < 2*d {
+		t.Errorf("three requests took %v, want at least %v (crawl-delay %v)", el, 2*d, d)
+	}
+	if st := tr.Stats(); st.Waited != 2 || st.PacedHosts != 1 {
+		t.Errorf("Stats() = %+v, want 2 waits on 1 host", st)
+	}
+
+	// Without CrawlDelay, the same site is not slowed.
+	tr2 := &Transport{Client: tr.Client, Agent: "FooBot"}
+	hc = &http.Client{Transport: tr2}
+	for i := 0; i < 3; i++ {
+		get(t, hc, s.URL+"/page/"+strconv.Itoa(i))
+	}
+	if st := tr2.Stats(); st.Waited != 0 || st.PacedHosts != 0 {
+		t.Errorf("without CrawlDelay: Stats() = %+v, want no waits", st)
+	}
+}
+
+func TestTransport_NoCrawlDelayNotSlowed(t *testing.T) {
+	s := newSite(t, 200, "User-agent: *\nDisallow: /private\n\nUser-agent: OtherBot\nCrawl-delay: 60\n")
+	tr := &Transport{Client: New(Options{}), Agent: "FooBot", CrawlDelay: true}
+	hc := &http.Client{Transport: tr}
+	for i := 0; i < 5; i++ {
+		get(t, hc, s.URL+"/page/"+strconv.Itoa(i))
+	}
+	if st := tr.Stats(); st.Waited != 0 || st.PacedHosts != 0 {
+		t.Errorf("Stats() = %+v, want no waits and no paced hosts", st)
+	}
+}
+
+// TestTransport_CrawlDelayHostsInParallel checks that pacing one host does
+// not hold up another: hosts requests in parallel, two per host, take about
+// one crawl-delay; serialised they would take 2*hosts-1.
+func TestTransport_CrawlDelayHostsInParallel(t *testing.T) {
+	const hosts = 6
+	d := paceDelay()
+	s := newSite(t, 200, crawlDelayRobots(d))
+	base := routingTransport(s.Listener.Addr().String())
+	t.Cleanup(base.CloseIdleConnections)
+	tr := &Transport{Client: New(Options{HTTPClient: &http.Client{Transport: base}}), Agent: "FooBot", Base: base, CrawlDelay: true}
+	hc := &http.Client{Transport: tr}
+
+	start := time.Now()
+	var wg sync.WaitGroup
+	for h := 0; h < hosts; h++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 2; i++ {
+				get(t, hc, fmt.Sprintf("http://h%d.test/page/%d", h, i))
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start)
+	if el < d {
+		t.Errorf("took %v, want at least one crawl-delay (%v)", el, d)
+	}
+	// Generous: serialised would take at least 11 delays.
+	if el >= 5*d {
+		t.Errorf("%d hosts in parallel took %v: pacing serialised them (crawl-delay %v)", hosts, el, d)
+	}
+	if st := tr.Stats(); st.Waited != hosts || st.PacedHosts != hosts {
+		t.Errorf("Stats() = %+v, want %d waits on %d hosts", st, hosts, hosts)
+	}
+}
+
+func TestTransport_CrawlDelayCancel(t *testing.T) {
+	s := newSite(t, 200, crawlDelayRobots(60*time.Second))
+	tr := &Transport{Client: New(Options{}), Agent: "FooBot", CrawlDelay: true}
+	hc := &http.Client{Transport: tr}
+	get(t, hc, s.URL+"/first")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	start := time.Now()
+	time.AfterFunc(50*time.Millisecond, cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/second", nil)
+	_, err := hc.Do(req)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error = %v, want context.Canceled", err)
+	}
+	// Generous: the wait was for 60 s.
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("the cancelled request returned after %v", el)
+	}
+	if got := s.requested(); len(got) != 1 {
+		t.Errorf("the server received %q, want only the first request", got)
+	}
+}
+
+// TestTransport_Concurrent sends 1,000 requests at once to 50 hosts (names
+// routed to one loopback server): one robots.txt fetch per host, and no
+// disallowed URL reaches the server.
+func TestTransport_Concurrent(t *testing.T) {
+	const hosts, requests = 50, 1000
+	var (
+		mu      sync.Mutex
+		fetches = map[string]int{}
+		leaked  atomic.Int64
+		pages   atomic.Int64
+	)
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			mu.Lock()
+			fetches[r.Host]++
+			mu.Unlock()
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+		case strings.HasPrefix(r.URL.Path, "/private"):
+			leaked.Add(1)
+		default:
+			pages.Add(1)
+			_, _ = io.WriteString(w, "ok")
+		}
+	})
+	base := routingTransport(s.Listener.Addr().String())
+	base.MaxConnsPerHost = 4 // 200 connections at most
+	t.Cleanup(base.CloseIdleConnections)
+	c := New(Options{HTTPClient: &http.Client{Transport: base}})
+	tr := &Transport{Client: c, Agent: "FooBot", Base: base, CrawlDelay: true}
+	hc := &http.Client{Transport: tr}
+
+	var wg sync.WaitGroup
+	var disallowed, allowed atomic.Int64
+	start := make(chan struct{})
+	for i := 0; i < requests; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			path := "/page/"
+			if i%3 == 0 {
+				path = "/private/"
+			}
+			u := fmt.Sprintf("http://h%d.test%s%d", i%hosts, path, i)
+			resp, err := hc.Get(u)
+			var d *DisallowedError
+			switch {
+			case errors.As(err, &d):
+				disallowed.Add(1)
+			case err != nil:
+				t.Errorf("GET %s: %v", u, err)
+			default:
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				allowed.Add(1)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+
+	wantDisallowed := int64((requests + 2) / 3)
+	if disallowed.Load() != wantDisallowed || allowed.Load() != requests-wantDisallowed {
+		t.Errorf("%d disallowed, %d allowed; want %d, %d", disallowed.Load(), allowed.Load(), wantDisallowed, requests-wantDisallowed)
+	}
+	if n := leaked.Load(); n != 0 {
+		t.Errorf("%d disallowed requests reached the server", n)
+	}
+	if n := pages.Load(); n != allowed.Load() {
+		t.Errorf("the server received %d pages, want %d", n, allowed.Load())
+	}
+	if len(fetches) != hosts {
+		t.Errorf("robots.txt fetched for %d hosts, want %d", len(fetches), hosts)
+	}
+	for h, n := range fetches {
+		if n != 1 {
+			t.Errorf("robots.txt of %s fetched %d times, want 1", h, n)
+		}
+	}
+	if st := c.Stats(); st.Fetches != hosts {
+		t.Errorf("Client.Stats().Fetches = %d, want %d", st.Fetches, hosts)
+	}
+}
+
+func TestPacer_Slots(t *testing.T) {
+	p := &pacer{max: 10, hosts: map[string]*paceSlot{}}
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	const d = time.Second
+	wantStart := func(r reservation, want time.Duration) {
+		t.Helper()
+		if got := r.start.Sub(t0); got != want {
+			t.Errorf("slot at t0+%v, want t0+%v", got, want)
+		}
+	}
+	wantStart(p.reserve("a", d, t0), 0)
+	wantStart(p.reserve("a", d, t0), d)
+	r3 := p.reserve("a", d, t0)
+	wantStart(r3, 2*d)
+	wantStart(p.reserve("b", d, t0), 0) // another origin is not held up
+
+	p.giveBack(r3) // the last slot is given back ...
+	r3 = p.reserve("a", d, t0)
+	wantStart(r3, 2*d) // ... and taken again
+	r4 := p.reserve("a", d, t0)
+	p.giveBack(r3)     // a later slot is taken: r3's stays used
+	wantStart(r4, 3*d) //
+	wantStart(p.reserve("a", d, t0), 4*d)
+
+	// Past the last slot, a request starts at once.
+	wantStart(p.reserve("a", d, t0.Add(time.Minute)), time.Minute)
+}
+
+func TestPacer_Bounded(t *testing.T) {
+	const maxHosts = 100
+	p := &pacer{max: maxHosts, hosts: map[string]*paceSlot{}}
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+	// A crawl over many hosts, a millisecond apart, with a second's delay:
+	// about a thousand hosts are waiting at any time, ten times the bound.
+	for i := 0; i < 100000; i++ {
+		p.reserve("http://h"+strconv.Itoa(i)+".test", time.Second, t0.Add(time.Duration(i)*time.Millisecond))
+		if len(p.hosts) > maxHosts || len(p.heap) != len(p.hosts) {
+			t.Fatalf("after %d hosts: %d hosts, heap %d, want at most %d", i+1, len(p.hosts), len(p.heap), maxHosts)
+		}
+	}
+	if p.forgotten == 0 {
+		t.Error("no host was forgotten early, want the excess counted")
+	}
+
+	// Hosts whose slot has passed are forgotten first, and not counted.
+	p = &pacer{max: maxHosts, hosts: map[string]*paceSlot{}}
+	for i := 0; i < 10*maxHosts; i++ {
+		p.reserve("http://h"+strconv.Itoa(i)+".test", time.Millisecond, t0.Add(time.Duration(i)*time.Second))
+	}
+	if p.forgotten != 0 || len(p.hosts) != 1 {
+		t.Errorf("forgotten %d, %d hosts kept; want 0 and 1", p.forgotten, len(p.hosts))
+	}
+}
