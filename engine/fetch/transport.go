@@ -205,6 +205,18 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return base.RoundTrip(req)
 }
 
+// CloseIdleConnections closes the idle connections of Base (as
+// http.Client.CloseIdleConnections asks), when Base can.
+func (t *Transport) CloseIdleConnections() {
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	if c, ok := base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
 // isClientFetch reports whether ctx is the context of a Client's own
 // robots.txt fetch: Client.get puts the redirect counter in it.
 func isClientFetch(ctx context.Context) bool {

@@ -636,3 +636,21 @@ func TestPacer_Bounded(t *testing.T) {
 		t.Errorf("forgotten %d, %d hosts kept; want 0 and 1", p.forgotten, len(p.hosts))
 	}
 }
+
+// idleCloser is a Base that counts CloseIdleConnections calls.
+type idleCloser struct {
+	roundTripFunc
+	closes atomic.Int64
+}
+
+func (c *idleCloser) CloseIdleConnections() { c.closes.Add(1) }
+
+func TestTransport_CloseIdleConnections(t *testing.T) {
+	base := &idleCloser{}
+	hc := &http.Client{Transport: &Transport{Client: New(Options{}), Base: base}}
+	hc.CloseIdleConnections()
+	if n := base.closes.Load(); n != 1 {
+		t.Errorf("Base.CloseIdleConnections called %d times, want 1", n)
+	}
+	(&Transport{}).CloseIdleConnections() // http.DefaultTransport: no panic
+}
