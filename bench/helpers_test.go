@@ -100,12 +100,15 @@ type variant struct {
 	bound bool
 }
 
-// variants lists every library unbound, and bound where it is a Binder.
+// variants lists every library unbound (unless it is BoundOnly), and bound
+// where it is a Binder.
 func variants() []variant {
 	var vs []variant
 	probe := []byte("User-agent: *\nDisallow: /x\n")
 	for _, lib := range Libraries {
-		vs = append(vs, variant{name: lib.Name, lib: lib})
+		if !lib.BoundOnly {
+			vs = append(vs, variant{name: lib.Name, lib: lib})
+		}
 		if r, err := lib.Parse(probe); err == nil {
 			if _, ok := r.(Binder); ok {
 				vs = append(vs, variant{name: lib.Name + "-bound", lib: lib, bound: true})
@@ -224,7 +227,12 @@ func runHelper(spec string) int {
 			err = f()
 		}
 	case len(args) == 3 && args[0] == "corpus":
-		err = corpusHelper(args[1], args[2], os.Stdout)
+		// The results go to the real stdout; whatever a library prints
+		// (benjaminestes/robots prints "oh no! ..." when a rule is not
+		// a valid regular expression) goes to stderr, not into them.
+		out := os.Stdout
+		os.Stdout = os.Stderr
+		err = corpusHelper(args[1], args[2], out)
 	default:
 		err = fmt.Errorf("bad %s %q", helperEnv, spec)
 	}

@@ -1,30 +1,44 @@
 package bench
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 
+	estesrobots "github.com/benjaminestes/robots/v2"
 	"github.com/jimsmart/grobotstxt"
+	samrobots "github.com/samclarke/robotstxt"
 	"github.com/seed-275a9bd5/robotstxt/engine"
+	slyrzrobots "github.com/slyrz/robots"
 	temotorobots "github.com/temoto/robotstxt"
 )
 
-// The libraries compared, with the versions pinned in go.mod:
+// The libraries compared, with the versions pinned in go.mod (the Go module
+// proxy answers 403 to @latest and @v/list for slyrz, benjaminestes and
+// samclarke, so they resolve only at an exact version: go get MODULE@VERSION):
 //
-//	robotstxt   this module's engine (Google semantics)
-//	temoto      github.com/temoto/robotstxt v1.1.2
-//	grobotstxt  github.com/jimsmart/grobotstxt v1.0.3 (a port of google/robotstxt)
-//
-// github.com/slyrz/robots, github.com/benjaminestes/robots/v2 and
-// github.com/samclarke/robotstxt were asked for too; the Go module proxy
-// answers "403 Forbidden: This module version is not available" for every
-// version of them, so they are not here.
+//	robotstxt      this module's engine (Google semantics)
+//	temoto         github.com/temoto/robotstxt v1.1.2
+//	grobotstxt     github.com/jimsmart/grobotstxt v1.0.3 (a port of google/robotstxt)
+//	slyrz          github.com/slyrz/robots v0.0.0-20150806122829-7ebb2b6fc59f
+//	benjaminestes  github.com/benjaminestes/robots/v2 v2.0.5
+//	samclarke      github.com/samclarke/robotstxt v0.0.0-20171127213916-2817654b7988
 
 // Library is one robots.txt library under test.
 type Library struct {
 	Name string
+	// Module is the library's module path, whose version the run reports
+	// (see libraryVersions); empty for ours.
+	Module string
 	// Parse parses (compiles) a robots.txt body. A library that rejects the
-	// body returns an error; the benchmarks skip that input for it.
+	// body, or panics on it, returns an error; the benchmarks skip that
+	// input for it and the corpus benchmarks count the file as failed.
 	Parse func(body []byte) (Robots, error)
+	// BoundOnly is set for a library that decides only for the agent it
+	// was bound to (its Robots is a Binder, and its Allowed binds on every
+	// call, a cost no caller of that library pays): the Decide benchmark
+	// measures it bound only.
+	BoundOnly bool
 }
 
 // Robots is a parsed robots.txt.
@@ -35,8 +49,9 @@ type Robots interface {
 }
 
 // Binder is implemented by a Robots that can select an agent's rules once
-// and then decide many URLs for that agent (temoto's FindGroup, our
-// Matcher). The benchmarks measure that form too, as "<name>-bound".
+// and then decide many URLs for that agent (our Matcher, temoto's FindGroup,
+// benjaminestes's Tester, slyrz's New). The benchmarks measure that form
+// too, as "<name>-bound".
 type Binder interface {
 	// Bind returns the decision function for agent: it reports whether agent
 	// may fetch url.
@@ -46,8 +61,11 @@ type Binder interface {
 // Libraries lists the libraries, ours first.
 var Libraries = []Library{
 	{Name: "robotstxt", Parse: parseOurs},
-	{Name: "temoto", Parse: parseTemoto},
-	{Name: "grobotstxt", Parse: parseGrobotstxt},
+	{Name: "temoto", Module: "github.com/temoto/robotstxt", Parse: parseTemoto},
+	{Name: "grobotstxt", Module: "github.com/jimsmart/grobotstxt", Parse: parseGrobotstxt},
+	{Name: "slyrz", Module: "github.com/slyrz/robots", Parse: parseSlyrz, BoundOnly: true},
+	{Name: "benjaminestes", Module: "github.com/benjaminestes/robots/v2", Parse: parseEstes},
+	{Name: "samclarke", Module: "github.com/samclarke/robotstxt", Parse: parseSamclarke},
 }
 
 // Prepare parses body and readies it for agent in the library's best form:
@@ -135,6 +153,138 @@ func (nopHandler) HandleAllow(int, string)                 {}
 func (nopHandler) HandleDisallow(int, string)              {}
 func (nopHandler) HandleSitemap(int, string)               {}
 func (nopHandler) HandleUnknownAction(int, string, string) {}
+
+// slyrz adapts github.com/slyrz/robots. The library decides for one agent:
+// robots.New(body, agent) parses the file (NewGroups), selects the agent's
+// group (Groups.Find) and keeps that group's rules, and Robots.Allow(path)
+// decides a path, not a URL: the adapter extracts the path and query first
+// (PathOf), as a caller must. Parse runs NewGroups once; Bind does the rest
+// of New (Find, then NewRule for each allow and disallow value), so that
+// Parse plus Bind costs what New does.
+//
+// Agent matching: the agent is lower-cased and a group applies when one of
+// its user-agent values (lower-cased, trailing '*' dropped) is a prefix of
+// it; the longest such value wins (the first of equally long ones) and "*"
+// is the weakest. Only the chosen group is kept (same-named groups are not
+// merged). Rules: the longest matching value (raw length) wins, allow on
+// ties (New adds the allow rules first). Lines are read with bufio.Scanner,
+// which stops at the first line over 64 KiB and ignores the rest of the
+// file. A rule with a prefix, a '*' in the middle and a '$' (such as
+// "/ab*c*ab$") makes Rule.Match slice out of range, a panic, on a path
+// shorter than its prefix and suffix together ("/ab"); the harness catches
+// it as for any library.
+type slyrz struct{ groups slyrzrobots.Groups }
+
+func parseSlyrz(body []byte) (Robots, error) {
+	return slyrz{slyrzrobots.NewGroups(bytes.NewReader(body))}, nil
+}
+
+// Allowed binds on every call: the library has no decision that takes the
+// agent, so this form exists for the sanity tests, not the benchmarks.
+func (s slyrz) Allowed(agent, url string) bool { return s.rules(agent).Allow(PathOf(url)) }
+
+func (s slyrz) Bind(agent string) func(string) bool {
+	r := s.rules(agent)
+	return func(url string) bool { return r.Allow(PathOf(url)) }
+}
+
+// rules is robots.New after its parse: agent's group, its allow rules then
+// its disallow rules, empty values dropped (New's add does the same).
+func (s slyrz) rules(agent string) *slyrzrobots.Robots {
+	r := &slyrzrobots.Robots{}
+	g := s.groups.Find(agent)
+	if g == nil {
+		return r
+	}
+	add := func(t slyrzrobots.RuleType, values []string) {
+		for _, v := range values {
+			if v != "" {
+				r.Rules = append(r.Rules, slyrzrobots.NewRule(t, v))
+			}
+		}
+	}
+	add(slyrzrobots.TypeAllow, g.Allow)
+	add(slyrzrobots.TypeDisallow, g.Disallow)
+	return r
+}
+
+// estes adapts github.com/benjaminestes/robots/v2 (the library named
+// "benjaminestes"). From(200, body) parses; Robots.Tester(agent) selects the
+// agent's group once and returns the decision function (the bound form),
+// Robots.Test(agent, url) does both on every call. It takes URLs, absolute
+// or relative: it decides the decoded url.URL.Path plus "?" and the raw
+// query, and allows a URL that url.Parse rejects.
+//
+// Agent matching: a group applies when its user-agent value, lower-cased,
+// is a prefix of the lower-cased agent ("*" matches any); the longest value
+// wins, and of same-named groups the last one (they are not merged). Every
+// rule is a regular expression (regexp.Compile per rule and per agent of its
+// group); rules are tried longest first, the first match decides, and of
+// equally long rules the later one in the file wins (not allow). A field
+// with an empty value takes the next line as its value (its lexer skips the
+// line break after the ':'), so in "Disallow:", a blank line, then
+// "User-agent: *", the "*" line is lost and its rules join the group before.
+//
+// From panics (index out of range) on a file with no field at all, such as
+// an empty file or one of comments only; Parse recovers and returns the
+// panic as an error, so the file counts as failed. A rule that is not valid
+// UTF-8 cannot be compiled: the library prints "oh no! ..." to stdout and
+// keeps a nil pattern, on which a later decision panics.
+type estes struct{ r *estesrobots.Robots }
+
+func parseEstes(body []byte) (r Robots, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("benjaminestes/robots panicked: %v", p)
+		}
+	}()
+	rb, err := estesrobots.From(200, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	return estes{rb}, nil
+}
+
+func (e estes) Allowed(agent, url string) bool { return e.r.Test(agent, url) }
+
+func (e estes) Bind(agent string) func(string) bool { return e.r.Tester(agent) }
+
+// samclarke adapts github.com/samclarke/robotstxt. Parse(body, robotsURL)
+// parses, and RobotsTxt.IsAllowed(agent, url) decides an absolute URL,
+// refusing (false and InvalidHostError) one whose scheme or host differ
+// from robotsURL's. A Library is not told the site, so the adapter parses
+// with samOrigin and rewrites each URL onto it (samOrigin + PathOf(url),
+// one allocation), which leaves the path and query as they were. The
+// library has no bound form: IsAllowed looks the agent's group up in a map
+// on every call.
+//
+// Agent matching: the agent is cut at its first '/', trimmed and
+// lower-cased, and must equal a group's user-agent value exactly, else the
+// "*" group applies; same-named groups are merged. It decides the decoded
+// path only (url.URL.Path: no query). A rule with '*' or '$' is a regular
+// expression, and the first of those in file order that matches decides;
+// else the longest matching prefix among the other rules decides (the later
+// one on ties). An empty "Disallow:" is kept as the prefix "", which
+// disallows every path. IsAllowed answers false, with an error, for a URL that url.Parse
+// rejects; the adapter passes that false on.
+type samclarke struct{ r *samrobots.RobotsTxt }
+
+// samOrigin is the scheme and host the samclarke adapter parses every file
+// for and moves every URL onto.
+const samOrigin = "http://robots.invalid"
+
+func parseSamclarke(body []byte) (Robots, error) {
+	r, err := samrobots.Parse(string(body), samOrigin+"/robots.txt")
+	if err != nil {
+		return nil, err
+	}
+	return samclarke{r}, nil
+}
+
+func (s samclarke) Allowed(agent, url string) bool {
+	ok, _ := s.r.IsAllowed(agent, samOrigin+PathOf(url))
+	return ok
+}
 
 // PathOf returns the path, params and query of url (scheme and authority
 // removed, fragment dropped), always starting with '/': what robots.txt

@@ -34,8 +34,10 @@ func TestMain(m *testing.M) {
 }
 
 // machineReport writes the CPU model, core counts and features
-// (klauspost/cpuid), GOOS/GOARCH and the Go version, as "key: value" lines
-// that benchstat keeps as configuration.
+// (klauspost/cpuid), GOOS/GOARCH, the Go version and each peer library's
+// module version from go.mod ("library-NAME: MODULE VERSION"), as "key: value" lines
+// that benchstat keeps as configuration (scripts/benchtable.py names the
+// versions in its tables).
 func machineReport(w io.Writer) {
 	c := cpuid.CPU
 	fmt.Fprintf(w, "cpuid-brand: %s\n", c.BrandName)
@@ -48,4 +50,32 @@ func machineReport(w io.Writer) {
 		c.PhysicalCores, c.LogicalCores, c.ThreadsPerCore, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "cpuid-features: %s\n", strings.Join(c.FeatureSet(), ","))
 	fmt.Fprintf(w, "go-runtime: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	versions := libraryVersions()
+	for _, lib := range Libraries[1:] {
+		fmt.Fprintf(w, "library-%s: %s %s\n", lib.Name, lib.Module, versions[lib.Name])
+	}
+}
+
+// libraryVersions returns the version of each peer library's module that
+// go.mod requires, by library name. (A test binary's build information lists
+// no dependencies, so go.mod, in the package directory where tests run, is
+// read instead; go.mod has no replace for any peer.)
+func libraryVersions() map[string]string {
+	v := map[string]string{}
+	data, err := os.ReadFile("go.mod")
+	if err != nil {
+		return v
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+		if len(f) < 2 {
+			continue
+		}
+		for _, lib := range Libraries {
+			if lib.Module != "" && f[0] == lib.Module {
+				v[lib.Name] = f[1]
+			}
+		}
+	}
+	return v
 }
