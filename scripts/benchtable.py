@@ -3,7 +3,13 @@
 of README.md's Results section: the median of every benchmark over its runs
 (what benchstat reports as the centre), with ratios to our engine.
 
-usage: scripts/benchtable.py bench-output.txt
+The libraries and their columns come from the output itself, in the order the
+benchmarks ran (ours first), so a library added to bench/libraries.go needs no
+change here. Their versions come from the run's `library-NAME: MODULE VERSION`
+lines (bench's machine report): a table of them is printed first, and with
+--versions every column header names its library's version too.
+
+usage: scripts/benchtable.py [--versions] bench-output.txt
 """
 import re
 import statistics
@@ -11,11 +17,35 @@ import sys
 from collections import defaultdict
 
 LINE = re.compile(r"^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$")
+VERSION = re.compile(r"^library-(\S+):\s+(\S+)\s+(\S+)")
+# "timed on the 99 files (6579 URLs) of 100 that every library finished"
+COMMON = re.compile(r"timed on the ([\d,]+) files \(([\d,]+) URLs\) of ([\d,]+)")
+SKIPPED = re.compile(r"^skipped \(over a time cap")
+OURS = "robotstxt"
 
 
 def load(path):
+    """Return the medians (name -> unit -> value), the names in the order
+    they first ran, the versions (library -> (module, version)), the corpus
+    log's COMMON match, and the run's skip list."""
     vals = defaultdict(lambda: defaultdict(list))  # name -> unit -> values
-    for line in open(path):
+    versions, common, skips, in_skips = {}, None, [], False
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if in_skips:
+            if line.startswith("    "):
+                if line.strip() not in skips:
+                    skips.append(line.strip())
+                continue
+            in_skips = False
+        if SKIPPED.match(line):
+            in_skips = True
+            continue
+        if m := VERSION.match(line):
+            versions[m.group(1)] = (m.group(2), m.group(3))
+            continue
+        if (m := COMMON.search(line)) and common is None:
+            common = m
         m = LINE.match(line.strip())
         if not m:
             continue
@@ -25,7 +55,17 @@ def load(path):
                 vals[m.group(1)][fields[i + 1]].append(float(fields[i]))
             except ValueError:
                 pass
-    return {n: {u: statistics.median(v) for u, v in us.items()} for n, us in vals.items()}
+    res = {n: {u: statistics.median(v) for u, v in us.items()} for n, us in vals.items()}
+    return res, list(vals), versions, common, skips
+
+
+def short_version(v):
+    """v1.1.2 stays; a pseudo-version v0.0.0-20150806122829-7ebb2b6fc59f
+    becomes 7ebb2b6 (2015-08-06), the commit and its date."""
+    m = re.match(r"^v\d+\.\d+\.\d+-(?:\S*\.)?(\d{4})(\d\d)(\d\d)\d{6}-([0-9a-f]{7})[0-9a-f]*$", v)
+    if m:
+        return f"{m.group(4)} ({m.group(1)}-{m.group(2)}-{m.group(3)})"
+    return v
 
 
 def dur(ns):
@@ -37,66 +77,155 @@ def dur(ns):
     return f"{ns:.3g} ns"
 
 
+def ratio(ns, base):
+    r = ns / base
+    return f"{r:,.0f}×" if r >= 1000 else f"{r:.3g}×"
+
+
 def cell(ns, base):
     if ns is None:
         return "—"
     if base:
-        return f"{dur(ns)} ({ns / base:.3g}×)"
+        return f"{dur(ns)} ({ratio(ns, base)})"
     return dur(ns)
 
 
-def inputs(res, prefix):
+def children(order, bench, level):
+    """The distinct path elements at level (1: library or variant, 2: input)
+    of the benchmarks under bench/, in the order they ran."""
     seen = []
-    for n in res:
-        if n.startswith(prefix):
-            inp = n.split("/", 2)[2]
-            if inp not in seen:
-                seen.append(inp)
+    for n in order:
+        p = n.split("/")
+        if p[0] == bench and len(p) > level and p[level] not in seen:
+            seen.append(p[level])
     return seen
 
 
-def table(res, bench, cols, base, unit="ns/op"):
-    print(f"| input | " + " | ".join(cols) + " |")
+def decide_columns(order):
+    """Decide's variants: ours bound then unbound, then each other library
+    bound (its best form) then unbound, in the order the libraries ran."""
+    cols = children(order, "Decide", 1)
+    libs = []
+    for c in cols:
+        lib = c.removesuffix("-bound")
+        if lib not in libs:
+            libs.append(lib)
+    out = []
+    for lib in sorted(libs, key=lambda l: l != OURS):
+        out += [c for c in (lib + "-bound", lib) if c in cols]
+    return out
+
+
+class Header:
+    def __init__(self, versions, with_versions):
+        self.versions, self.with_versions = versions, with_versions
+
+    def __call__(self, col):
+        lib = col.removesuffix("-bound")
+        if self.with_versions and lib in self.versions:
+            return f"{col} {short_version(self.versions[lib][1])}"
+        return col
+
+
+def table(res, order, bench, cols, base, header, unit="ns/op"):
+    print("| input | " + " | ".join(header(c) for c in cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
-    for inp in inputs(res, bench + "/"):
+    for inp in children(order, bench, 2):
         get = lambda c: res.get(f"{bench}/{c}/{inp}", {}).get(unit)
         b = get(base)
         print(f"| {inp} | " + " | ".join(cell(get(c), None if c == base else b) for c in cols) + " |")
     print()
 
 
-def listing(res, bench, title):
+def corpus_table(res, order, common, header):
+    libs = children(order, "RealCorpus", 1)
+    if not libs:
+        return
+    full = lambda lib: res.get(f"RealCorpus/{lib}", {})
+    dec = lambda lib: res.get(f"RealCorpusDecide/{lib}", {})
+    if common:
+        print(f"Real corpus: the {common.group(1)} files with real URLs that every library finished "
+              f"({common.group(2)} URLs; {common.group(3)} files in all), per URL\n")
+    else:
+        print("Real corpus, per URL\n")
+    print("| library | parse + decide every URL of every file | decide only (every file parsed beforehand) "
+          "| decisions that differ from ours | files skipped (over the cap) / failed |")
+    print("|---|---|---|---|---|")
+    base_full, base_dec = full(OURS).get("ns/URL"), dec(OURS).get("ns/URL")
+    for lib in libs:
+        ours = lib == OURS
+        f, d = full(lib), dec(lib)
+        dis = "—" if ours else f"{f.get('disagree', 0):,.0f}"
+        print(f"| {header(lib)} | {cell(f.get('ns/URL'), None if ours else base_full)} "
+              f"| {cell(d.get('ns/URL'), None if ours else base_dec)} | {dis} "
+              f"| {f.get('skipped', 0):,.0f} / {f.get('failed', 0):,.0f} |")
+    print()
+    mem = []
+    for lib in libs:
+        u = full(lib)
+        if "heap-B/file" in u:
+            s = f"{lib} {kb(u['heap-B/file'])}"
+            if "automaton-B/file" in u:
+                s += f" (automata {kb(u['automaton-B/file'])})"
+            mem.append(s)
+    if mem:
+        print("Memory per file after parsing (heap retained, averaged over those files): " + "; ".join(mem) + ".\n")
+    if "RealCorpusDecideTwice" in res:
+        u = res["RealCorpusDecideTwice"]
+        print(f"RealCorpusDecideTwice (ours): first round {dur(u.get('first-ns/URL'))}, "
+              f"second {dur(u.get('again-ns/URL'))} per URL.\n")
+
+
+def kb(b):
+    return f"{b / 1000:,.0f} KB" if b >= 1000 else f"{b:.0f} B"
+
+
+def listing(res, order, bench, title):
     """Print every benchmark under bench/ with its time, and its time per
     rule where it reports one."""
-    rows = [(n[len(bench) + 1:], u) for n, u in res.items() if n.startswith(bench + "/")]
+    rows = [n for n in order if n.startswith(bench + "/")]
     if not rows:
         return
     print(f"{title}\n\n| benchmark | time | per rule |\n|---|---|---|")
-    for name, u in rows:
+    for n in rows:
+        u = res[n]
         per = f"{u['ns/rule']:.4g} ns" if "ns/rule" in u else ""
-        print(f"| {name} | {dur(u.get('ns/op'))} | {per} |")
+        print(f"| {n[len(bench) + 1:]} | {dur(u.get('ns/op'))} | {per} |")
     print()
 
 
 def main():
-    res = load(sys.argv[1])
-    print("Decide, per URL (ratio = other / robotstxt-bound)\n")
-    table(res, "Decide", ["robotstxt-bound", "robotstxt", "temoto-bound", "temoto", "grobotstxt"], "robotstxt-bound")
-    print("Parse: compile (ours: Compile + Matcher), per file (ratio = other / robotstxt)\n")
-    table(res, "Parse", ["robotstxt", "temoto", "grobotstxt"], "robotstxt")
-    for bench in ("RealCorpus", "RealCorpusDecide"):
-        rows = [(n.split("/")[1], u) for n, u in res.items() if n.startswith(bench + "/")]
-        if rows:
-            print(f"{bench} (ns per URL)\n")
-            print("| library | ns/URL | other metrics |\n|---|---|---|")
-            for lib, u in rows:
-                other = ", ".join(f"{k} {v:g}" for k, v in u.items() if k not in ("ns/op", "ns/URL", "B/op", "allocs/op", "MB/s"))
-                print(f"| {lib} | {u.get('ns/URL', 0):.4g} | {other} |")
-            print()
-    listing(res, "Scaling", "Scaling (ours)")
-    listing(res, "Adversarial", "Adversarial (one op: parse, bind, decide every URL)")
+    args = sys.argv[1:]
+    with_versions = "--versions" in args
+    args = [a for a in args if a != "--versions"]
+    if len(args) != 1:
+        sys.exit(__doc__.strip().splitlines()[-1])
+    res, order, versions, common, skips = load(args[0])
+    header = Header(versions, with_versions)
+    if versions:
+        print("| library | module | version |\n|---|---|---|")
+        print(f"| {OURS} | this tree | — |")
+        for lib, (mod, v) in versions.items():
+            print(f"| {lib} | {mod} | {v} |")
+        print()
+    dcols = decide_columns(order)
+    if dcols:
+        print(f"Decide, per URL (1,000 generated URLs per file; ratio = other / {dcols[0]})\n")
+        table(res, order, "Decide", dcols, dcols[0], header)
+    pcols = children(order, "Parse", 1)
+    if pcols:
+        print(f"Parse: what a crawler does once per file (ours: Compile + Matcher; ratio = other / {pcols[0]})\n")
+        table(res, order, "Parse", pcols, pcols[0], header)
+    corpus_table(res, order, common, header)
+    listing(res, order, "Scaling", "Scaling (ours)")
+    listing(res, order, "Adversarial", "Adversarial (one op: parse, bind, decide every URL)")
     if "CLI" in res:
         print(f"CLI: {res['CLI'].get('URLs/s', 0):,.0f} URLs/s ({dur(res['CLI'].get('ns/op'))} per 1,000,000 URLs)\n")
+    if skips:
+        print(f"Skipped in this run ({len(skips)}):\n")
+        for s in skips:
+            print(f"- {s}")
+        print()
 
 
 main()
