@@ -11,38 +11,59 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
-const checkUsage = `Usage: robotstxt check --robots FILE --agent TOKEN [--agent TOKEN ...] [--semantics S] [--explain] [--urls FILE] [URL ...]
+const checkUsage = `Usage: robotstxt check --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--urls FILE] [URL ...]
 
-Decides each URL for the crawler with the given product tokens and prints
-"allowed<TAB>URL" or "disallowed<TAB>URL", one line per URL, in order. With
---explain a third field names the rule that decided ("line N: allow PATTERN",
-"line N: disallow PATTERN") or is "-" when none did. Without URL arguments the
-URLs are read from --urls FILE, or standard input, one a line, and the answers
-are streamed.
+Decides each URL for the crawler and prints one line per input line, in
+order: "allowed<TAB>URL" or "disallowed<TAB>URL". With --explain a third field
+names the rule that decided ("line N: allow PATTERN", "line N: disallow
+PATTERN") or is "-" when none did. Without URL arguments the URLs are read
+from --urls FILE, or standard input, one a line, and the answers are
+streamed.
+
+A URL is absolute (scheme://host/path) or a path that starts with '/'. An
+empty line or argument is the empty URL, which is the path "/". Anything
+else is still decided, as the semantics reads it (the path starts at its
+first '/': "example.com/a" is "/a"), with a warning on standard error and
+exit status 1. A line longer than 1 MiB is not decided: it gives
+"error<TAB>START..." and a message on standard error.
 
 Flags:
-  --robots FILE    the robots.txt to obey (required)
-  --agent TOKEN    a product token of the crawler (required; repeatable)
-  --semantics S    rfc9309 (default), google or koster1996
-  --explain        add the deciding rule as a third field
-  --urls FILE      read URLs from FILE instead of standard input ("-": standard input)
+  --robots FILE         the robots.txt to obey (required; - for standard input)
+  --agent TOKEN         a product token of the crawler (repeatable); "" asks
+                        for the "*" group
+  --user-agent HEADER   the crawler's User-Agent header: its product tokens
+                        (Googlebot in "Mozilla/5.0 (compatible; Googlebot/2.1)")
+                        are added to those of --agent
+  --agent-chain         obey only the groups of the first token that a group
+                        names (Google's documented precedence), instead of
+                        merging the groups of every token
+  --semantics S         rfc9309 (default), google or koster1996
+  --explain             add the deciding rule as a third field
+  --urls FILE           read URLs from FILE instead of standard input (- for
+                        standard input)
+
+Exit status: 0 every line was a URL or path and was decided; 1 some line was
+not a URL or path, or was too long, or the output could not be written; 2 bad
+usage or an unreadable robots.txt or URL file.
 `
 
 const (
 	// maxURLLine is the longest input line check accepts: 1 MiB, far beyond
 	// any URL a server or browser accepts (tens of KiB), small enough that
 	// the read buffer stays a fixed, modest allocation. A longer line is
-	// reported as too long and skipped; it never grows memory.
+	// reported as too long and not decided; it never grows memory.
 	maxURLLine = 1 << 20
 
 	// outBufferSize is the output buffer: large enough that a flush is
 	// rare when input comes faster than one line at a time.
 	outBufferSize = 64 << 10
 
-	// maxQuotedText caps how much of a bad line is echoed on stderr.
+	// maxQuotedText caps how much of a bad line is echoed on stderr, and
+	// of a line too long on standard output.
 	maxQuotedText = 200
 )
 
@@ -55,31 +76,36 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if done {
 		return status
 	}
+	urlsFromStdin := len(urls) == 0 && (*urlsFile == "" || *urlsFile == "-")
 	switch msg := rf.missing("check"); {
 	case msg != "":
 		return fail(stderr, "%s", msg)
 	case *urlsFile != "" && len(urls) > 0:
 		return fail(stderr, "check: give URLs as arguments or with --urls, not both")
-	}
-	r, ok := compileRobots("check", rf.robots, rf.sem.s, stderr)
-	if !ok {
-		return exitUsage
+	case rf.robots == "-" && urlsFromStdin:
+		return fail(stderr, "check: --robots - reads standard input, so the URLs cannot come from it too: give them as arguments or with --urls FILE")
 	}
 	in := stdin
-	if *urlsFile != "" && *urlsFile != "-" {
+	if !urlsFromStdin && *urlsFile != "" {
 		f, err := os.Open(*urlsFile)
 		if err != nil {
 			return fail(stderr, "check: cannot read URLs: %v", err)
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return fail(stderr, "check: cannot read URLs: %s: is a directory", *urlsFile)
+			return fail(stderr, "check: cannot read URLs: %s: is a directory (want a file of URLs, one a line)", *urlsFile)
 		}
 		in = f
 	}
+	r, ok := compileRobots("check", rf.robots, rf.sem.s, stdin, stderr)
+	if !ok {
+		return exitUsage
+	}
+	rf.crawler.warnings(stderr)
 
 	c := &checker{
-		m:       r.Matcher(rf.agents...),
+		m:       rf.crawler.matcher(r),
+		sem:     rf.sem.s,
 		explain: *explain,
 		w:       bufio.NewWriterSize(stdout, outBufferSize),
 		stderr:  stderr,
@@ -115,17 +141,18 @@ func (e readError) Error() string { return e.err.Error() }
 // returns the first write error; after one, nothing more is written.
 type checker struct {
 	m       *engine.Matcher
+	sem     compile.Semantics
 	explain bool
 	w       *bufio.Writer
 	stderr  io.Writer
 	status  int
 }
 
-// args decides the URLs given as arguments; the n-th argument is "line n"
-// in messages.
+// args decides the URLs given as arguments; the n-th is "argument n" in
+// messages.
 func (c *checker) args(urls []string) error {
 	for i, u := range urls {
-		if err := c.decide(i+1, trimSpace(u)); err != nil {
+		if err := c.decide("argument", i+1, trimSpace(u)); err != nil {
 			return err
 		}
 	}
@@ -135,7 +162,7 @@ func (c *checker) args(urls []string) error {
 // stream decides the URLs read from in, one a line, and flushes the answers
 // whenever the input has nothing more buffered, so that a caller feeding one
 // URL at a time gets each answer at once, and a caller feeding a file gets
-// large writes.
+// large writes. Every input line gives one output line.
 func (c *checker) stream(in io.Reader) error {
 	// Room for the longest accepted line and its CR LF.
 	r := bufio.NewReaderSize(in, maxURLLine+2)
@@ -146,24 +173,25 @@ func (c *checker) stream(in io.Reader) error {
 			n++
 		}
 		if err == bufio.ErrBufferFull {
+			start := string(line[:maxQuotedText])
 			for err == bufio.ErrBufferFull {
 				_, err = r.ReadSlice('\n')
 			}
-			if werr := c.problem("line %d: too long (more than %d bytes)", n, maxURLLine); werr != nil {
+			if werr := c.tooLong(n, start); werr != nil {
 				return werr
 			}
 		} else if len(line) > 0 {
 			line = trimSpaceBytes(line)
 			if len(line) > maxURLLine {
-				if werr := c.problem("line %d: too long (more than %d bytes)", n, maxURLLine); werr != nil {
+				if werr := c.tooLong(n, string(line[:maxQuotedText])); werr != nil {
 					return werr
 				}
-			} else if len(line) > 0 {
+			} else {
 				// The line is read in place: decide neither keeps u nor
 				// reads it after writing it out, and the reader's buffer
 				// is not touched until the next ReadSlice.
-				u := unsafe.String(&line[0], len(line))
-				if werr := c.decide(n, u); werr != nil {
+				u := unsafe.String(unsafe.SliceData(line), len(line))
+				if werr := c.decide("line", n, u); werr != nil {
 					return werr
 				}
 			}
@@ -182,14 +210,16 @@ func (c *checker) stream(in io.Reader) error {
 	}
 }
 
-// decide writes the answer for one input line (already trimmed); an empty
-// line gives no output, a line that is no URL is reported on stderr.
-func (c *checker) decide(n int, u string) error {
-	if u == "" {
-		return nil
-	}
+// decide writes the answer for one input line or argument (already
+// trimmed), the n-th of its kind (what: "line" or "argument"). The empty
+// URL is the path "/". A line that is neither an absolute URL nor a path is
+// decided as the semantics reads it, and reported on stderr.
+func (c *checker) decide(what string, n int, u string) error {
 	if !isURL(u) {
-		return c.problem("line %d: not a URL or path: %s", n, quoteText(u))
+		if err := c.problem("%s %d: not a URL or path: %s (decided as the path %s; write scheme://host/path or /path)",
+			what, n, quoteText(u), quotePath(compile.ExtractPath(u, c.sem))); err != nil {
+			return err
+		}
 	}
 	var d engine.Decision
 	if c.explain {
@@ -212,6 +242,22 @@ func (c *checker) decide(n int, u string) error {
 	return err
 }
 
+// tooLong writes "error<TAB>START..." for input line n, which is longer
+// than maxURLLine and starts with start, and reports it on stderr.
+func (c *checker) tooLong(n int, start string) error {
+	if err := c.problem("line %d: too long (more than %d bytes): not decided", n, maxURLLine); err != nil {
+		return err
+	}
+	b := append(c.w.AvailableBuffer(), "error\t"...)
+	b = append(b, start...)
+	b = append(b, "..."...)
+	if c.explain {
+		b = append(b, "\ttoo long"...)
+	}
+	_, err := c.w.Write(append(b, '\n'))
+	return err
+}
+
 // appendExplanation appends the rule that decided d: "line N: allow VALUE",
 // or "-" when no rule of the file decided.
 func appendExplanation(b []byte, d engine.Decision) []byte {
@@ -230,8 +276,9 @@ func appendExplanation(b []byte, d engine.Decision) []byte {
 	return append(b, v...)
 }
 
-// problem reports a line that was not decided, after flushing the answers
-// before it so that a terminal shows both in order, and sets status 1.
+// problem reports a line that was not a URL or path, or not decided, after
+// flushing the answers before it so that a terminal shows both in order,
+// and sets status 1.
 func (c *checker) problem(format string, args ...any) error {
 	c.status = exitProblem
 	if err := c.flush(); err != nil {
@@ -243,13 +290,10 @@ func (c *checker) problem(format string, args ...any) error {
 
 func (c *checker) flush() error { return c.w.Flush() }
 
-// isURL reports whether s is an absolute URL (scheme "://" ...) or a path
-// starting with '/'.
+// isURL reports whether s is an absolute URL (scheme "://" ...), a path
+// starting with '/', or empty (the empty URL is the path "/").
 func isURL(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s[0] == '/' {
+	if s == "" || s[0] == '/' {
 		return true
 	}
 	i := strings.Index(s, "://")
@@ -287,6 +331,19 @@ func quoteText(s string) string {
 		s += "..."
 	}
 	return s
+}
+
+// maxQuotedPath caps how much of the path a line was read as is shown in
+// its message, after the line itself.
+const maxQuotedPath = 64
+
+// quotePath returns path for a message, as quoteText does, but cut shorter:
+// it follows the line it was read from, which is shown in full.
+func quotePath(path string) string {
+	if len(path) > maxQuotedPath {
+		return quoteText(path[:maxQuotedPath]) + "..."
+	}
+	return quoteText(path)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -3,25 +3,47 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
-const dumpUsage = `Usage: robotstxt dump --robots FILE --agent TOKEN [--agent TOKEN ...] [--semantics S]
+const dumpUsage = `Usage: robotstxt dump --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
 
-Prints the rules that apply to the crawler, merged and normalised, in
-priority order, then the automata they were compiled to, and a last line
+Prints what applies to the crawler: the groups selected for it (by the
+user-agent lines that name it, or the "*" group, or none), then their rules,
+merged and normalised, in priority order, one a line:
+
+  line N: allow PATTERN
+  line N: disallow PATTERN
+
+The first rule in this order that matches a URL decides it. With
+--automaton it also prints the automata the rules compile to (only the
+states built so far: they are built as URLs need them) and a last line
 
   automata: N  states: N  classes: N  bytes: N  rules: N
 
 Flags:
-  --robots FILE    the robots.txt (required)
-  --agent TOKEN    a product token of the crawler (required; repeatable)
-  --semantics S    rfc9309 (default), google or koster1996
+  --robots FILE         the robots.txt (required; - for standard input)
+  --agent TOKEN         a product token of the crawler (repeatable); "" asks
+                        for the "*" group
+  --user-agent HEADER   the crawler's User-Agent header, whose product tokens
+                        are added to those of --agent
+  --agent-chain         obey only the groups of the first token that a group
+                        names (Google's documented precedence)
+  --semantics S         rfc9309 (default), google or koster1996
+  --automaton           print the automata too
+
+Exit status: 0 printed; 1 the output could not be written; 2 bad usage or an
+unreadable robots.txt.
 `
 
-func runDump(args []string, stdout, stderr io.Writer) int {
+func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("dump")
 	rf := addRobotsFlags(fs)
+	automata := fs.Bool("automaton", false, "")
 	rest, status, done := parseFlags(fs, args, dumpUsage, stdout, stderr)
 	if done {
 		return status
@@ -30,23 +52,131 @@ func runDump(args []string, stdout, stderr io.Writer) int {
 	case msg != "":
 		return fail(stderr, "%s", msg)
 	case len(rest) > 0:
-		return fail(stderr, "dump: unexpected argument %q (see 'robotstxt help dump')", rest[0])
+		return fail(stderr, "dump: unexpected argument %s: dump takes no URL (see 'robotstxt help dump'; 'robotstxt explain' explains URLs)", quoteArg(rest[0]))
 	}
-	r, ok := compileRobots("dump", rf.robots, rf.sem.s, stderr)
+	r, ok := compileRobots("dump", rf.robots, rf.sem.s, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}
-	m := r.Matcher(rf.agents...)
+	rf.crawler.warnings(stderr)
+	m := rf.crawler.matcher(r)
 	var b strings.Builder
-	b.WriteString(m.String())
-	if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
-		b.WriteByte('\n')
+	writeSelection(&b, r, m)
+	if *automata {
+		b.WriteString(automatonDump(m.String()))
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		st := m.Stats()
+		fmt.Fprintf(&b, "automata: %d  states: %d  classes: %d  bytes: %d  rules: %d\n",
+			st.Automata, st.States, st.Classes, st.Bytes, st.Rules)
 	}
-	st := m.Stats()
-	fmt.Fprintf(&b, "automata: %d  states: %d  classes: %d  bytes: %d  rules: %d\n",
-		st.Automata, st.States, st.Classes, st.Bytes, st.Rules)
 	if _, err := io.WriteString(stdout, b.String()); err != nil {
 		return writeFailed(err, exitOK, stderr)
 	}
 	return exitOK
+}
+
+// dumpRule is a rule as dump prints it.
+type dumpRule struct {
+	line     int
+	kind     compile.RuleKind
+	pattern  string
+	indexHTM bool // Google's synthetic allow of an index.htm rule's directory
+	prio     uint64
+}
+
+// writeSelection writes the semantics, the tokens, the selected groups and
+// their merged rules in priority order (engine.Priority: the one place
+// where precedence is decided).
+func writeSelection(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
+	sem := r.Semantics()
+	sel := m.Selection()
+	f := r.File()
+	fmt.Fprintf(b, "semantics: %s\n", sem)
+	fmt.Fprintf(b, "agents: %s\n", strings.Join(quoteTokens(m.Tokens()), ", "))
+	switch sel.Match {
+	case compile.MatchSpecific:
+		b.WriteString("selected: the groups that name the agent\n")
+	case compile.MatchGlobal:
+		b.WriteString("selected: the \"*\" groups (no group names the agent)\n")
+	default:
+		b.WriteString("selected: none (no group names the agent and there is no \"*\" group): every URL is allowed\n")
+	}
+	for _, gi := range sel.Groups {
+		g := f.Groups[gi]
+		var agents []string
+		for _, a := range g.Agents {
+			agents = append(agents, fmt.Sprintf("line %d: User-agent: %s", a.Line, a.Value))
+		}
+		fmt.Fprintf(b, "  group %d: %s\n", gi+1, strings.Join(agents, "; "))
+	}
+
+	rules := make([]dumpRule, 0, len(sel.Rules))
+	for order, rule := range sel.Rules {
+		rules = append(rules, dumpRule{rule.Line, rule.Kind, rule.Pattern, false,
+			engine.Priority(sem, rule.Kind, len(rule.Pattern), order)})
+		if sem == compile.Google && rule.Kind == compile.Allow {
+			// Google's index.htm rule (docs/SEMANTICS.md section 4): an
+			// allow of /d/index.htm* also allows /d/ exactly.
+			if i := strings.LastIndexByte(rule.Pattern, '/'); i >= 0 && strings.HasPrefix(rule.Pattern[i:], "/index.htm") {
+				dir := rule.Pattern[:i+1] + "$"
+				rules = append(rules, dumpRule{rule.Line, compile.Allow, dir, true,
+					engine.Priority(sem, compile.Allow, len(dir), order)})
+			}
+		}
+	}
+	sort.SliceStable(rules, func(i, j int) bool { return rules[i].prio > rules[j].prio })
+	switch {
+	case sem == compile.Koster1996:
+		b.WriteString("rules in priority order (the first in file order that matches decides):\n")
+	default:
+		b.WriteString("rules in priority order (the longest matching pattern decides; allow wins a tie):\n")
+	}
+	for _, rl := range rules {
+		fmt.Fprintf(b, "  line %d: %s %s", rl.line, rl.kind, rl.pattern)
+		if rl.indexHTM {
+			b.WriteString(" (index.htm: the directory itself)")
+		}
+		b.WriteByte('\n')
+	}
+	if len(rules) == 0 {
+		b.WriteString("  (none: every URL is allowed)\n")
+	}
+}
+
+// quoteTokens returns the tokens for the agents line: as they are, or
+// quoted when empty or not printable as a plain word.
+func quoteTokens(toks []string) []string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		if t == "" || strings.ContainsAny(t, " \t\r\n\"") || quoteText(t) != t {
+			t = quoteArg(t)
+		}
+		out[i] = t
+	}
+	if len(out) == 0 {
+		out = append(out, `(none: the "*" group)`)
+	}
+	return out
+}
+
+// automatonDump returns the automaton part of Matcher.String: what follows
+// the rules (which writeSelection has printed), under a heading. When the
+// dump's layout is not the one expected, it returns the whole dump.
+func automatonDump(s string) string {
+	const rulesHead = "rules in priority order:\n"
+	i := strings.Index(s, rulesHead)
+	if i < 0 {
+		return "automaton:\n" + s
+	}
+	s = s[i+len(rulesHead):]
+	for strings.HasPrefix(s, "  line ") {
+		j := strings.IndexByte(s, '\n')
+		if j < 0 {
+			return "automaton:\n"
+		}
+		s = s[j+1:]
+	}
+	return "automaton:\n" + s
 }

@@ -4,28 +4,40 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
 )
 
-const explainUsage = `Usage: robotstxt explain --robots FILE --agent TOKEN [--agent TOKEN ...] [--semantics S] URL ...
+const explainUsage = `Usage: robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
 
-Says, for each URL, why the crawler with the given product tokens may or may
-not fetch it: the path that was matched (normalised for the semantics), the
-user-agent lines that selected the groups (or that the "*" group applies, or
-none), the rule that decided (line, kind and value) and the priority by which
-it won (the pattern and its length in bytes). One block of lines per URL,
-separated by a blank line. The format is for people and may change; use
-check --explain in scripts.
+Says, for each URL, why the crawler may or may not fetch it: the path that
+was matched (normalised for the semantics), the user-agent lines that
+selected the groups (or that the "*" group applies, or none), the rule that
+decided (line, kind and value) and the priority by which it won (the
+pattern and its length in bytes). One block of lines per URL, separated by
+a blank line. The format is for people and may change; use check --explain
+in scripts.
 
-A URL is absolute (scheme://...) or a path starting with '/'; any other
-argument is reported on standard error and skipped (exit status 1).
+URLs are read as check reads them: an empty argument is the path "/"; an
+argument that is neither an absolute URL nor a path starting with '/' is
+explained as the semantics reads it, with a warning on standard error and
+exit status 1.
 
 Flags:
-  --robots FILE    the robots.txt to obey (required)
-  --agent TOKEN    a product token of the crawler (required; repeatable)
-  --semantics S    rfc9309 (default), google or koster1996
+  --robots FILE         the robots.txt to obey (required; - for standard input)
+  --agent TOKEN         a product token of the crawler (repeatable); "" asks
+                        for the "*" group
+  --user-agent HEADER   the crawler's User-Agent header, whose product tokens
+                        are added to those of --agent
+  --agent-chain         obey only the groups of the first token that a group
+                        names (Google's documented precedence)
+  --semantics S         rfc9309 (default), google or koster1996
+
+Exit status: 0 every argument was a URL or path; 1 some argument was not, or
+the output could not be written; 2 bad usage or an unreadable robots.txt.
 `
 
-func runExplain(args []string, stdout, stderr io.Writer) int {
+func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("explain")
 	rf := addRobotsFlags(fs)
 	urls, status, done := parseFlags(fs, args, explainUsage, stdout, stderr)
@@ -38,13 +50,16 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	case len(urls) == 0:
 		return fail(stderr, "explain: no URL given (see 'robotstxt help explain')")
 	}
-	r, ok := compileRobots("explain", rf.robots, rf.sem.s, stderr)
+	r, ok := compileRobots("explain", rf.robots, rf.sem.s, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}
+	rf.crawler.warnings(stderr)
+	// With --agent-chain the matcher is that of one token (or of all when
+	// no group names any); Explain then explains with its tokens.
+	tokens := rf.crawler.matcher(r).Tokens()
 	w := bufio.NewWriter(stdout)
 	status = exitOK
-	n := 0
 	for i, raw := range urls {
 		u := trimSpace(raw)
 		if !isURL(u) {
@@ -52,14 +67,13 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 			if err := w.Flush(); err != nil {
 				return writeFailed(err, status, stderr)
 			}
-			fmt.Fprintf(stderr, "robotstxt: line %d: not a URL or path: %s\n", i+1, quoteText(u))
-			continue
+			fmt.Fprintf(stderr, "robotstxt: argument %d: not a URL or path: %s (explained as the path %s; write scheme://host/path or /path)\n",
+				i+1, quoteText(u), quotePath(compile.ExtractPath(u, rf.sem.s)))
 		}
-		if n > 0 {
+		if i > 0 {
 			w.WriteByte('\n')
 		}
-		n++
-		if _, err := w.WriteString(r.Explain(u, rf.agents...).String()); err != nil {
+		if _, err := w.WriteString(r.Explain(u, tokens...).String()); err != nil {
 			return writeFailed(err, status, stderr)
 		}
 	}

@@ -28,10 +28,14 @@ decision:  allowed: no rule matches
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
 
-	// The global group, and a bad argument: reported, skipped, status 1.
+	// The global group, and a bad argument: reported as an argument,
+	// explained as the semantics reads it, status 1.
 	status, out, errs = cli(t, "", "explain", "--robots", exampleRobots, "--agent", "OtherBot", "--semantics", "google", "nope", "/private/x")
-	if status != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "line 1: not a URL or path: nope") {
+	if status != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "robotstxt: argument 1: not a URL or path: nope (explained as the path ") {
 		t.Errorf("status %d, stderr %q", status, errs)
+	}
+	if !strings.HasPrefix(out, "url:       nope\n") || strings.Count(out, "url:") != 2 {
+		t.Errorf("want both arguments explained:\n%s", out)
 	}
 	if !strings.Contains(out, `the "*" group applies (user-agent line 2)`) || !strings.Contains(out, "disallowed by line 3: disallow /private/") || !strings.Contains(out, "(google)") {
 		t.Errorf("output:\n%s", out)
@@ -44,7 +48,7 @@ func TestExplain_Usage(t *testing.T) {
 		want string
 	}{
 		{[]string{"explain", "--agent", "x", "/a"}, "--robots FILE is required"},
-		{[]string{"explain", "--robots", exampleRobots, "/a"}, "--agent TOKEN is required"},
+		{[]string{"explain", "--robots", exampleRobots, "/a"}, "--agent TOKEN or --user-agent HEADER is required"},
 		{[]string{"explain", "--robots", exampleRobots, "--agent", "x"}, "no URL given"},
 		{[]string{"explain", "--robots", "no-such-file", "--agent", "x", "/a"}, "no-such-file"},
 		{[]string{"explain", "--robots", exampleRobots, "--agent", "x", "--semantics", "y", "/a"}, `unknown semantics "y"`},

@@ -5,42 +5,60 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
+	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/engine/fetch"
 )
 
-const fetchUsage = `Usage: robotstxt fetch URL [--agent TOKEN ...] [--explain] [--semantics S] [--user-agent STRING] [--timeout DURATION] [PATH_OR_URL ...]
+const fetchUsage = `Usage: robotstxt fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 
-Fetches the robots.txt that governs URL, as a crawler does (redirects, status
-codes, size limit), and prints what was found, one "key<TAB>value" line each:
+Fetches the robots.txt that governs SITE_URL (an absolute http or https URL,
+such as https://example.com/ or http://127.0.0.1:8080/page), as a crawler
+does (redirects, status codes, size limit), and prints what was found, one
+"key<TAB>value" line each:
 
   robots.txt   the robots.txt URL
   final-url    the URL the answer came from, when redirected
   redirects    how many redirects were followed, when redirected
   status       the HTTP status (0: no response)
-  source       fetched, stale, unreachable-default (everything disallowed),
+  source       fetched, unreachable-default (everything disallowed),
                unavailable-default (everything allowed) or forbidden-default
   fetched      when the rules were fetched
   expires      when a crawler would fetch them again
   size         the bytes read ("truncated" past the 500 KiB limit)
   error        why the fetch failed, if it did
 
-Then, when PATH_OR_URL arguments or --agent are given, it decides each of
-them (or URL itself when there are none) for the crawler, one line each in
-the format of 'robotstxt check': "allowed<TAB>URL" or "disallowed<TAB>URL",
-with --explain a third field "line N: allow PATTERN", "line N: disallow
-PATTERN" or "-". Paths are decided as they are; URLs must be on the site of
-URL. Without --agent, the decisions are those for "*" (any crawler).
+Then, when PATH_OR_URL arguments, --agent or --user-agent are given, it
+decides each PATH_OR_URL (or SITE_URL itself when there is none) for the
+crawler, one line each in the format of 'robotstxt check': "allowed<TAB>URL"
+or "disallowed<TAB>URL", with --explain a third field "line N: allow
+PATTERN", "line N: disallow PATTERN" or "-". Paths are decided as they are
+("" is "/"); URLs must be on the site of SITE_URL. The crawler's tokens are
+those of --agent, else the product tokens of --user-agent, else "*" (any
+crawler). When the robots.txt is unreachable, the decisions are those the
+standard prescribes (everything disallowed) and the exit status is 3.
 
 Flags:
   --agent TOKEN          a product token of the crawler (repeatable)
+  --user-agent HEADER    the User-Agent header sent (default: the first
+                         --agent, else robotstxt-go); without --agent, its
+                         product tokens decide
+  --agent-chain          obey only the groups of the first token that a group
+                         names (Google's documented precedence)
   --explain              add the deciding rule as a third field
   --semantics S          rfc9309 (default), google or koster1996
-  --user-agent STRING    the User-Agent header (default: the first --agent, else robotstxt-go)
-  --timeout DURATION     how long the fetch may take (default 30s)
+  --timeout DURATION     how long the fetch may take, such as 10s or 1m
+                         (default 30s)
+
+Exit status: 0 an answer came (a robots.txt, or a 4xx: no robots.txt); 1 the
+output could not be written; 2 bad usage; 3 the robots.txt was unreachable
+(network error, timeout, 429 or 5xx): everything is disallowed.
 `
 
 func init() { commandUsage["fetch"] = fetchUsage }
@@ -53,32 +71,37 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 	var sem semanticsFlag
 	fs.Var(&sem, "semantics", "")
 	explain := fs.Bool("explain", false, "")
-	userAgent := fs.String("user-agent", "", "")
+	chain := fs.Bool("agent-chain", false, "")
+	var userAgent *string
+	fs.Var(userAgentFlag{&userAgent}, "user-agent", "")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "")
 	pos, status, done := parseFlags(fs, args, fetchUsage, stdout, stderr)
 	if done {
 		return status
 	}
 	if len(pos) == 0 {
-		return fail(stderr, "fetch: a site URL is required (see 'robotstxt help fetch')")
+		return fail(stderr, "fetch: a site URL is required, such as https://example.com/ (see 'robotstxt help fetch')")
 	}
 	if *timeout <= 0 {
-		return fail(stderr, "fetch: --timeout must be positive, not %v", *timeout)
+		return fail(stderr, "fetch: --timeout must be positive, not %v: want %s", *timeout, flagWants["timeout"])
 	}
 	site, targets := pos[0], pos[1:]
+	if msg := siteProblem(site); msg != "" {
+		return fail(stderr, "fetch: %s", msg)
+	}
 	robotsURL, err := fetch.RobotsURL(site)
 	if err != nil {
 		return fail(stderr, "fetch: %v", err)
 	}
-	if len(targets) == 0 && len(agents) > 0 {
+	if len(targets) == 0 && (len(agents) > 0 || userAgent != nil) {
 		targets = []string{site}
 	}
 	for _, u := range targets {
-		if !isURL(u) {
-			return fail(stderr, "fetch: not a URL or path: %s", quoteText(u))
-		}
-		if u[0] == '/' {
+		if u == "" || u[0] == '/' {
 			continue
+		}
+		if !isURL(u) {
+			return fail(stderr, "fetch: not a URL or path: %s (want a path such as /page, or a URL on the site of %s)", quoteText(u), robotsURL)
 		}
 		r, err := fetch.RobotsURL(u)
 		if err != nil {
@@ -88,29 +111,49 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "fetch: %s is governed by %s, not by %s: give paths or URLs of one site", quoteText(u), r, robotsURL)
 		}
 	}
-	ua := *userAgent
-	if ua == "" && len(agents) > 0 {
+	crawler := crawlerFlags{agents: agents, userAgent: userAgent, chain: *chain}
+	crawler.warnings(stderr)
+	ua := ""
+	if userAgent != nil {
+		ua = *userAgent
+	} else if len(agents) > 0 {
 		ua = agents[0]
 	}
 
+	body := &bodyCopy{}
 	client := fetch.New(fetch.Options{
-		Engine:    engine.Options{Semantics: sem.s},
-		UserAgent: ua,
-		Timeout:   *timeout,
+		Engine:     engine.Options{Semantics: sem.s},
+		UserAgent:  ua,
+		Timeout:    *timeout,
+		HTTPClient: &http.Client{Transport: body.transport(http.DefaultTransport)},
 	})
 	res, err := client.Lookup(context.Background(), site)
 	if err != nil {
 		return fail(stderr, "fetch: %v", err)
 	}
+	if res.Source == fetch.Fetched {
+		name := res.FinalURL
+		if name == "" {
+			name = res.RobotsURL
+		}
+		for _, w := range fileWarnings(name, body.Bytes(), res.Robots.File()) {
+			warn(stderr, "%s", w)
+		}
+	}
 
+	status = exitOK
+	if res.Source == fetch.UnreachableDefault || res.Source == fetch.Stale {
+		status = exitUnreachable
+	}
 	w := bufio.NewWriter(stdout)
 	writeResult(w, &res)
 	if len(targets) > 0 {
-		tokens := []string(agents)
-		if len(tokens) == 0 {
-			tokens = []string{"*"}
+		var m *engine.Matcher
+		if len(crawler.tokens()) == 0 {
+			m = res.Robots.Matcher("*")
+		} else {
+			m = crawler.matcher(res.Robots)
 		}
-		m := res.Robots.Matcher(tokens...)
 		for _, u := range targets {
 			d := m.Decide(u)
 			b := w.AvailableBuffer()
@@ -127,9 +170,90 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return writeFailed(err, exitOK, stderr)
+		return writeFailed(err, status, stderr)
 	}
-	return exitOK
+	return status
+}
+
+// siteProblem returns what is wrong with a SITE_URL that has no scheme
+// ("example.com", "127.0.0.1:8765", "localhost:8080/page"), which url.Parse
+// would report in its own words ("first path segment in URL cannot contain
+// colon") or read as a scheme ("localhost"), or "". Other URLs are left to
+// fetch.RobotsURL.
+func siteProblem(site string) string {
+	if strings.Contains(site, "://") {
+		return ""
+	}
+	host := site
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !isPort(host[i+1:]) {
+		return "" // scheme:... ("mailto:x", "ftp:/x")
+	}
+	if host == "" || strings.ContainsAny(host, " \t\r\n") {
+		return fmt.Sprintf("%s is not a site URL: no scheme (want an absolute URL such as https://example.com/)", quoteArg(site))
+	}
+	return fmt.Sprintf("%s has no scheme: want an absolute URL such as https://%s or http://%s", quoteArg(site), site, site)
+}
+
+// isPort reports whether s is a port number: one or more digits.
+func isPort(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// bodyCopy keeps the start of the last response body that the fetch client
+// read (as many bytes as a robots.txt is read, and one more), so that the
+// warnings of fileWarnings can look at the bytes, as for a local file.
+type bodyCopy struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// transport returns rt with every response body copied into c.
+func (c *bodyCopy) transport(rt http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		resp, err := rt.RoundTrip(req)
+		if err == nil && resp.Body != nil {
+			c.mu.Lock()
+			c.buf = c.buf[:0]
+			c.mu.Unlock()
+			resp.Body = copyingBody{resp.Body, c}
+		}
+		return resp, err
+	})
+}
+
+// Bytes returns the copy of the last body.
+func (c *bodyCopy) Bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// copyingBody is a response body whose bytes are also copied into c.
+type copyingBody struct {
+	io.ReadCloser
+	c *bodyCopy
+}
+
+func (b copyingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.c.mu.Lock()
+	if room := compile.DefaultMaxFileSize + 1 - len(b.c.buf); room > 0 {
+		b.c.buf = append(b.c.buf, p[:min(n, room)]...)
+	}
+	b.c.mu.Unlock()
+	return n, err
 }
 
 // writeResult prints where the rules came from, one "key<TAB>value" line

@@ -66,11 +66,17 @@ func TestFetchCLI(t *testing.T) {
 func TestFetchCLI_Defaults(t *testing.T) {
 	s, ua := fetchSite(t)
 	// No agent and no paths: the result only.
-	status, out, _ := runFetchCLI(t, s.URL, "--user-agent", "ExampleBot/2.0")
+	status, out, _ := runFetchCLI(t, s.URL)
 	if status != exitOK || strings.Contains(out, "allowed") || !strings.Contains(out, "source\tfetched\n") {
 		t.Errorf("status %d, output:\n%s", status, out)
 	}
-	if ua.Load() != "ExampleBot/2.0" {
+	// --user-agent is sent, and without --agent its product tokens decide
+	// (here the site URL itself).
+	status, out, _ = runFetchCLI(t, s.URL+"/private/x", "--user-agent", "Mozilla/5.0 (compatible; ExampleBot/2.0)")
+	if status != exitOK || !strings.HasSuffix(out, "disallowed\t"+s.URL+"/private/x\n") {
+		t.Errorf("--user-agent: status %d, output:\n%s", status, out)
+	}
+	if ua.Load() != "Mozilla/5.0 (compatible; ExampleBot/2.0)" {
 		t.Errorf("User-Agent = %q", ua.Load())
 	}
 	// An agent and no paths: the site URL itself is decided.
@@ -112,8 +118,10 @@ func TestFetchCLI_Faults(t *testing.T) {
 		}
 	}))
 	defer s.Close()
+	// Unreachable: the standard's decisions (everything disallowed), and
+	// exit status 3.
 	status, out, _ := runFetchCLI(t, s.URL, "--agent", "ExampleBot", "--explain", "/x")
-	if status != exitOK || !strings.Contains(out, "status\t503\nsource\tunreachable-default\n") ||
+	if status != exitUnreachable || !strings.Contains(out, "status\t503\nsource\tunreachable-default\n") ||
 		!strings.Contains(out, "\nerror\t") || !strings.HasSuffix(out, "disallowed\t/x\t-\n") {
 		t.Errorf("503: status %d, output:\n%s", status, out)
 	}
@@ -125,15 +133,15 @@ func TestFetchCLI_Faults(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	status, out, _ = runFetchCLI(t, "http://"+addr+"/", "/x")
-	if status != exitOK || !strings.Contains(out, "status\t0\nsource\tunreachable-default\n") || !strings.HasSuffix(out, "disallowed\t/x\n") {
+	if status != exitUnreachable || !strings.Contains(out, "status\t0\nsource\tunreachable-default\n") || !strings.HasSuffix(out, "disallowed\t/x\n") {
 		t.Errorf("refused: status %d, output:\n%s", status, out)
 	}
 
 	s404 := httptest.NewServer(http.NotFoundHandler())
 	defer s404.Close()
-	_, out, _ = runFetchCLI(t, s404.URL, "--semantics", "koster1996", "/x")
-	if !strings.Contains(out, "status\t404\nsource\tunavailable-default\n") || !strings.HasSuffix(out, "allowed\t/x\n") {
-		t.Errorf("404: output:\n%s", out)
+	status, out, _ = runFetchCLI(t, s404.URL, "--semantics", "koster1996", "/x")
+	if status != exitOK || !strings.Contains(out, "status\t404\nsource\tunavailable-default\n") || !strings.HasSuffix(out, "allowed\t/x\n") {
+		t.Errorf("404: status %d, output:\n%s", status, out)
 	}
 }
 
@@ -144,8 +152,11 @@ func TestFetchCLI_Usage(t *testing.T) {
 		wantErr string
 	}{
 		{nil, "a site URL is required"},
-		{[]string{"--agent"}, "flag needs an argument"},
-		{[]string{"--bogus", s.URL}, "flag provided but not defined"},
+		{[]string{"--agent"}, "--agent needs a value: a product token such as Googlebot"},
+		{[]string{"--bogus", s.URL}, "unknown flag --bogus"},
+		{[]string{"127.0.0.1:8765"}, `"127.0.0.1:8765" has no scheme: want an absolute URL such as https://127.0.0.1:8765 or http://127.0.0.1:8765`},
+		{[]string{"localhost:8080/a"}, `"localhost:8080/a" has no scheme`},
+		{[]string{"example.com"}, `"example.com" has no scheme`},
 		{[]string{s.URL, "--semantics", "nope"}, "unknown semantics"},
 		{[]string{"/relative"}, "no scheme"},
 		{[]string{"ftp:/x"}, "no host"},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/engine/lint"
 )
 
@@ -26,8 +27,13 @@ missing-colon, invalid-value, truncated, ...) or a lint finding:
   invalid-value     an extension value crawlers cannot read
 
 With --format json the findings of all files are printed as one JSON array
-of {"file", "line", "kind", "message"} objects. Exit status 1 if there is any
-finding, 0 if none, 2 for bad usage or an unreadable file.
+of {"file", "line", "kind", "message"} objects. FILE "-" is standard input
+(named "-" in the findings). A file that cannot be read is reported on
+standard error and the next one is linted.
+
+Exit status: 0 no finding; 1 some finding (or the output could not be
+written); 2 bad usage, or some FILE could not be read (the others were still
+linted).
 
 Flags:
   --semantics S    rfc9309 (default), google or koster1996
@@ -40,7 +46,7 @@ type jsonFinding struct {
 	lint.Finding
 }
 
-func runLint(args []string, stdout, stderr io.Writer) int {
+func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("lint")
 	var sem semanticsFlag
 	fs.Var(&sem, "semantics", "")
@@ -53,24 +59,38 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "lint: unknown --format %q (want text or json)", *format)
 	}
 	if len(files) == 0 {
-		return fail(stderr, "lint: no robots.txt FILE given (see 'robotstxt help lint')")
+		return fail(stderr, "lint: no robots.txt FILE given (a file, or - for standard input; see 'robotstxt help lint')")
+	}
+	stdins := 0
+	for _, name := range files {
+		if name == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return fail(stderr, "lint: - (standard input) is given %d times: it can be read once", stdins)
 	}
 	asJSON := *format == "json"
 	w := bufio.NewWriter(stdout)
 	status = exitOK
-	n := 0 // findings written
+	n := 0              // findings written
+	unreadable := false // some file could not be read
 	if asJSON {
 		w.WriteString("[")
 	}
 	for _, name := range files {
-		r, ok := compileRobots("lint", name, sem.s, stderr)
-		if !ok {
-			if asJSON {
-				w.WriteString("]\n") // keep what was written valid JSON
+		body, err := readRobots(name, stdin)
+		if err != nil {
+			// Said in order with the findings before it; the next file
+			// is linted all the same.
+			if err := w.Flush(); err != nil {
+				return writeFailed(err, status, stderr)
 			}
-			w.Flush()
-			return exitUsage
+			fail(stderr, "lint: cannot read robots.txt: %v", err)
+			unreadable = true
+			continue
 		}
+		r := engine.Compile(body, engine.Options{Semantics: sem.s})
 		for _, f := range lint.Report(r.File()) {
 			status = exitProblem
 			b := w.AvailableBuffer()
@@ -104,6 +124,9 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := w.Flush(); err != nil {
 		return writeFailed(err, status, stderr)
+	}
+	if unreadable {
+		return exitUsage
 	}
 	return status
 }

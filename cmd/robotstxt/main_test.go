@@ -130,35 +130,42 @@ func TestCheck_GlobalGroupForOtherAgents(t *testing.T) {
 }
 
 func TestCheck_InputLines(t *testing.T) {
-	// CR LF and spaces are dropped, empty lines print nothing, the last
-	// line needs no end.
+	// CR LF and spaces are dropped, an empty line is the empty URL (the
+	// path "/"), the last line needs no end.
 	status, out, errs := cli(t, "/search\r\n\n   \n\t/drafts/a \r\n/", "check", "--robots", exampleRobots, "--agent", "ExampleBot")
-	want := "disallowed\t/search\ndisallowed\t/drafts/a\nallowed\t/\n"
+	want := "disallowed\t/search\nallowed\t\nallowed\t\ndisallowed\t/drafts/a\nallowed\t/\n"
 	if status != 0 || errs != "" || out != want {
 		t.Errorf("status %d, stderr %q, output %q, want %q", status, errs, out, want)
 	}
 }
 
 func TestCheck_NotAURL(t *testing.T) {
+	// A line that is neither an absolute URL nor a path is still decided
+	// (one output line per input line), as the semantics reads it, and
+	// reported: status 1.
 	status, out, errs := cli(t, "/search\nfoo\n\nhttps://www.example.com/drafts/\nmailto:x@example.com\nhttp//x\n/\n",
 		"check", "--robots", exampleRobots, "--agent", "ExampleBot")
 	if status != 1 {
 		t.Errorf("status %d, want 1", status)
 	}
-	wantOut := "disallowed\t/search\ndisallowed\thttps://www.example.com/drafts/\nallowed\t/\n"
+	wantOut := "disallowed\t/search\nallowed\tfoo\nallowed\t\ndisallowed\thttps://www.example.com/drafts/\nallowed\tmailto:x@example.com\nallowed\thttp//x\nallowed\t/\n"
 	if out != wantOut {
 		t.Errorf("output %q, want %q", out, wantOut)
 	}
-	wantErr := "robotstxt: line 2: not a URL or path: foo\n" +
-		"robotstxt: line 5: not a URL or path: mailto:x@example.com\n" +
-		"robotstxt: line 6: not a URL or path: http//x\n"
-	if errs != wantErr {
-		t.Errorf("stderr %q, want %q", errs, wantErr)
+	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	for i, want := range []string{
+		"robotstxt: line 2: not a URL or path: foo (decided as the path ",
+		"robotstxt: line 5: not a URL or path: mailto:x@example.com (decided as the path ",
+		"robotstxt: line 6: not a URL or path: http//x (decided as the path ",
+	} {
+		if len(lines) != 3 || !strings.HasPrefix(lines[i], want) || !strings.HasSuffix(lines[i], "; write scheme://host/path or /path)") {
+			t.Errorf("stderr %q, want line %d to start %q", errs, i+1, want)
+		}
 	}
 
 	// As arguments, N counts arguments; control bytes are quoted.
 	status, out, errs = cli(t, "", "check", "--robots", exampleRobots, "--agent", "ExampleBot", "/", "a\x00b")
-	if status != 1 || out != "allowed\t/\n" || errs != "robotstxt: line 2: not a URL or path: \"a\\x00b\"\n" {
+	if status != 1 || out != "allowed\t/\nallowed\ta\x00b\n" || !strings.HasPrefix(errs, "robotstxt: argument 2: not a URL or path: \"a\\x00b\" (") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("status %d, output %q, stderr %q", status, out, errs)
 	}
 }
@@ -233,8 +240,13 @@ func TestCheck_EmptyAndBinaryRobots(t *testing.T) {
 			t.Fatal(err)
 		}
 		status, out, errs := cli(t, "/a\n/b\n", "check", "--robots", p, "--agent", "x")
-		if status != 0 || errs != "" || strings.Count(out, "\n") != 2 {
+		if status != 0 || strings.Count(out, "\n") != 2 {
 			t.Errorf("%s: status %d, stderr %q, output %q", name, status, errs, out)
+		}
+		// One warning says how the file was read (TestCheck_FileWarnings).
+		want := map[string]string{"binary": "not a text file", "nul": "not a text file", "huge": "longer than 512000 bytes"}[name]
+		if (want == "" && errs != "") || (want != "" && (strings.Count(errs, "\n") != 1 || !strings.Contains(errs, want))) {
+			t.Errorf("%s: stderr %q, want %q", name, errs, want)
 		}
 		if name == "empty" && out != "allowed\t/a\nallowed\t/b\n" {
 			t.Errorf("empty robots.txt: output %q, want all allowed", out)
@@ -254,11 +266,10 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"missing --robots", []string{"check", "--agent", "x", "/"}, "--robots FILE is required"},
-		{"no --agent", []string{"check", "--robots", exampleRobots, "/"}, "--agent TOKEN is required"},
-		{"empty --agent", []string{"check", "--robots", exampleRobots, "--agent", "", "/"}, "empty product token"},
-		{"unknown flag", []string{"check", "--robots", exampleRobots, "--agent", "x", "--bogus", "/"}, "-bogus"},
-		{"unknown semantics", []string{"check", "--robots", exampleRobots, "--agent", "x", "--semantics", "w3c", "/"}, `unknown semantics "w3c"`},
-		{"missing value", []string{"check", "--robots"}, "-robots"},
+		{"no --agent", []string{"check", "--robots", exampleRobots, "/"}, "--agent TOKEN or --user-agent HEADER is required"},
+		{"unknown flag", []string{"check", "--robots", exampleRobots, "--agent", "x", "--bogus", "/"}, "unknown flag --bogus"},
+		{"unknown semantics", []string{"check", "--robots", exampleRobots, "--agent", "x", "--semantics", "w3c", "/"}, `--semantics: unknown semantics "w3c" (want rfc9309, google or koster1996)`},
+		{"missing value", []string{"check", "--robots"}, "--robots needs a value"},
 		{"missing file", []string{"check", "--robots", missing, "--agent", "x", "/"}, missing},
 		{"directory", []string{"check", "--robots", dir, "--agent", "x", "/"}, dir},
 		{"unreadable", []string{"check", "--robots", unreadable, "--agent", "x", "/"}, unreadable},
@@ -266,10 +277,11 @@ func TestUsageErrors(t *testing.T) {
 		{"missing urls file", []string{"check", "--robots", exampleRobots, "--agent", "x", "--urls", missing}, missing},
 		{"urls directory", []string{"check", "--robots", exampleRobots, "--agent", "x", "--urls", dir}, dir},
 		{"lint no file", []string{"lint"}, "no robots.txt FILE"},
+		{"help bogus", []string{"help", "bogus"}, `unknown command "bogus"`},
 		{"lint missing file", []string{"lint", missing}, missing},
 		{"lint directory", []string{"lint", dir}, dir},
 		{"lint unknown semantics", []string{"lint", "--semantics", "x", exampleRobots}, `unknown semantics "x"`},
-		{"dump no agent", []string{"dump", "--robots", exampleRobots}, "--agent TOKEN is required"},
+		{"dump no agent", []string{"dump", "--robots", exampleRobots}, "--agent TOKEN or --user-agent HEADER is required"},
 		{"dump missing --robots", []string{"dump", "--agent", "x"}, "--robots FILE is required"},
 		{"dump extra argument", []string{"dump", "--robots", exampleRobots, "--agent", "x", "/a"}, `unexpected argument "/a"`},
 		{"dump missing file", []string{"dump", "--robots", missing, "--agent", "x"}, missing},
@@ -295,7 +307,7 @@ func TestHelp(t *testing.T) {
 	if status != 2 || out != "" || !strings.Contains(errs, "Usage:") {
 		t.Errorf("no arguments: status %d, stdout %q, stderr %q", status, out, errs)
 	}
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "check"}, {"check", "-h"}, {"lint", "--help"}, {"dump", "-h"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "check"}, {"help", "fetch"}, {"help", "help"}, {"check", "-h"}, {"lint", "--help"}, {"dump", "-h"}} {
 		status, out, errs := cli(t, "", args...)
 		if status != 0 || errs != "" || !strings.Contains(out, "Usage:") {
 			t.Errorf("%v: status %d, stdout %q, stderr %q", args, status, out, errs)
@@ -362,14 +374,19 @@ func TestCheck_TooLongLine(t *testing.T) {
 		if status != 1 {
 			t.Errorf("%s: status %d, want 1", name, status)
 		}
-		if want := "disallowed\t/search\nallowed\t/\n"; out != want {
-			t.Errorf("%s: output %q, want %q", name, out, want)
-		}
+		// One output line per input line: the long one is "error" and its
+		// start.
+		errLine := "error\t/" + strings.Repeat("x", maxQuotedText-1) + "...\n"
+		want := "disallowed\t/search\n" + errLine + "allowed\t/\n"
 		line := 2
 		if name == "last" {
 			line = 3
+			want = "disallowed\t/search\nallowed\t/\n" + errLine
 		}
-		if want := fmt.Sprintf("robotstxt: line %d: too long (more than 1048576 bytes)\n", line); errs != want {
+		if out != want {
+			t.Errorf("%s: output %q, want %q", name, out[:min(len(out), 300)], want)
+		}
+		if want := fmt.Sprintf("robotstxt: line %d: too long (more than 1048576 bytes): not decided\n", line); errs != want {
 			t.Errorf("%s: stderr %q, want %q", name, errs, want)
 		}
 		if a := after.TotalAlloc - before.TotalAlloc; a > 8<<20 {
@@ -471,25 +488,64 @@ func TestLint(t *testing.T) {
 
 var statsLine = regexp.MustCompile(`(?m)^automata: (\d+)  states: (\d+)  classes: (\d+)  bytes: (\d+)  rules: (\d+)\n\z`)
 
+// exampleDump is what dump prints for ExampleBot: the group that names it,
+// then its rules in priority order, and no automaton.
+const exampleDump = `semantics: rfc9309
+agents: ExampleBot
+selected: the groups that name the agent
+  group 2: line 7: User-agent: ExampleBot
+rules in priority order (the longest matching pattern decides; allow wins a tie):
+  line 12: allow /drafts/published/
+  line 9: allow /search/about$
+  line 10: disallow /*?sessionid=
+  line 11: disallow /drafts/
+  line 8: disallow /search
+`
+
 func TestDump(t *testing.T) {
 	status, out, errs := cli(t, "", "dump", "--robots", exampleRobots, "--agent", "ExampleBot", "--semantics", "rfc9309")
-	if status != 0 || errs != "" {
-		t.Fatalf("status %d, stderr %q", status, errs)
+	if status != 0 || errs != "" || out != exampleDump {
+		t.Fatalf("status %d, stderr %q, output:\n%s\nwant:\n%s", status, errs, out, exampleDump)
+	}
+
+	// --automaton: the same, then the automata and the stats line.
+	status, out, errs = cli(t, "", "dump", "--robots", exampleRobots, "--agent", "ExampleBot", "--automaton")
+	if status != 0 || errs != "" || !strings.HasPrefix(out, exampleDump+"automaton:\n") {
+		t.Fatalf("--automaton: status %d, stderr %q, output:\n%s", status, errs, out)
 	}
 	m := statsLine.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("no stats line at the end of:\n%s", out)
 	}
-	if m[1] == "0" || m[2] == "0" || m[4] == "0" {
-		t.Errorf("stats %q: want automata, states and bytes", m[0])
+	if m[1] == "0" || m[5] != "5" {
+		t.Errorf("stats %q: want automata and 5 rules", m[0])
 	}
-	for _, p := range []string{"/search", "/drafts/published/", "/*?sessionid="} {
-		if !strings.Contains(out, p) {
-			t.Errorf("dump does not show %s:\n%s", p, out)
-		}
+	if strings.Contains(out, "line 12: allow /drafts/published/\n  line 12") || strings.Count(out, "line 8: disallow /search") != 1 {
+		t.Errorf("the rules are printed twice:\n%s", out)
 	}
-	if strings.Contains(out, "/private/") {
-		t.Errorf("dump for ExampleBot shows the '*' group's rules:\n%s", out)
+}
+
+// TestDump_Selection: the "*" groups, no group at all, and Google's
+// index.htm rule, which allows its directory too.
+func TestDump_Selection(t *testing.T) {
+	status, out, _ := cli(t, "", "dump", "--robots", exampleRobots, "--agent", "")
+	if status != 0 || !strings.Contains(out, "agents: \"\"\n") || !strings.Contains(out, "selected: the \"*\" groups") ||
+		!strings.Contains(out, "  group 1: line 2: User-agent: *\n") || !strings.Contains(out, "  line 3: disallow /private/\n") {
+		t.Errorf("--agent \"\": status %d, output:\n%s", status, out)
+	}
+	none := writeFile(t, "robots.txt", "User-agent: a\nDisallow: /\n")
+	if _, out, _ := cli(t, "", "dump", "--robots", none, "--agent", "b"); !strings.Contains(out, "selected: none") || !strings.Contains(out, "(none: every URL is allowed)") {
+		t.Errorf("no group: output:\n%s", out)
+	}
+	htm := writeFile(t, "robots.txt", "User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n")
+	_, out, _ = cli(t, "", "dump", "--robots", htm, "--agent", "x", "--semantics", "google")
+	want := "  line 3: allow /d/index.html\n  line 3: allow /d/$ (index.htm: the directory itself)\n  line 2: disallow /d/\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("google index.htm: output:\n%s\nwant it to contain:\n%s", out, want)
+	}
+	_, out, _ = cli(t, "", "dump", "--robots", htm, "--agent", "x", "--semantics", "koster1996")
+	if !strings.Contains(out, "the first in file order that matches decides):\n  line 2: disallow /d/\n  line 3: allow /d/index.html\n") {
+		t.Errorf("koster1996: output:\n%s", out)
 	}
 }
 
