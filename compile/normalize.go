@@ -279,23 +279,25 @@ func NormalizePattern(p string, sem Semantics) string {
 // rawURL is read as it is: no white space is trimmed, nothing is decoded and
 // nothing is validated.
 //
-// RFC9309 and Koster1996 read rawURL as an RFC 3986 URI reference:
+// rawURL may be an absolute URL ("https://example.com/a?b"), a
+// network-path reference ("//example.com/a") or a path that starts with '/'
+// ("/a?b"). Any other text is not a URL whose path can be known; every
+// semantics reads it as Google's library does, taking its first segment for
+// a host (docs/SEMANTICS.md section 3.3): "www.example.com/private" gives
+// "/private", "localhost:8080/x" gives "/x", "mailto:a@b" and "foo" give "/".
+//
+// RFC9309 and Koster1996 read a URL as RFC 3986 does:
 //
 //   - A reference that starts with '/' but not "//" is a bare path, used as it
 //     is up to the first '#'.
-//   - A scheme is ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) followed by ':'
-//     at the very start (any case: "HTTP://" has one). Like RFC 3986, this
-//     reads "localhost:8080/x" as the scheme "localhost" and the path
-//     "8080/x".
-//   - After "scheme:" or at the start, "//" begins an authority, which ends
-//     at the first '/', '?' or '#' and is skipped whole: userinfo
-//     ("u:p@"), ports, IPv6 literals ("[::1]:8080") and IDN hosts are all
-//     inside it. "//host/p" (a network-path reference) is read that way too.
-//   - A scheme without "//" (mailto:, urn:, data:) has no authority: the rest
-//     up to '#' is the path, so "mailto:a@b" gives "/a@b" (slash true).
-//   - Anything else ("foo/bar", "?x", ";x", "") is a relative reference whose
-//     text up to '#' is the path, with a '/' put in front: "foo/bar" gives
-//     "/foo/bar".
+//   - A scheme is ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) followed by
+//     ':' at the very start (any case: "HTTP://" has one). When "//"
+//     follows it, or when rawURL starts with "//", an authority follows,
+//     which ends at the first '/', '?' or '#' and is skipped whole:
+//     userinfo ("u:p@"), ports, IPv6 literals ("[::1]:8080") and IDN hosts
+//     are all inside it, and so is a ';' ("http://a.com;x" gives "/").
+//   - Anything else (no "//" after the scheme or no scheme: "mailto:a@b",
+//     "localhost:8080/x", "a/b", "?x") is read as Google reads it (below).
 //   - "#fragment" is dropped; an empty path is "/", so "http://a.com?x" is
 //     "/?x" and "http://a.com#x/y" is "/".
 //
@@ -306,6 +308,9 @@ func NormalizePattern(p string, sem Semantics) string {
 // "/a" gives "/a" and "//a/b" gives "/b"); a '#' before that start gives "/";
 // the path ends at '#'; a path that starts with '?' or ';' gets a '/' in
 // front; no path gives "/".
+//
+// The two readings differ only inside an authority: Google ends it at ';'
+// as well.
 func PathSpan(rawURL string, sem Semantics) (slash bool, path string) {
 	slash, path = PathSpanUncut(rawURL, sem)
 	if i := strings.IndexByte(path, '#'); i >= 0 {
@@ -327,23 +332,20 @@ func PathSpanUncut(rawURL string, sem Semantics) (slash bool, path string) {
 	return path == "" || path[0] != '/', path
 }
 
-// uriPathUncut is PathSpanUncut's path for RFC9309 and Koster1996.
+// uriPathUncut is PathSpanUncut's path for RFC9309 and Koster1996: RFC 3986
+// for a bare path and for a URL with an authority, Google's reading for any
+// other text.
 func uriPathUncut(u string) string {
-	rest := u
 	switch {
 	case len(u) > 0 && u[0] == '/' && (len(u) == 1 || u[1] != '/'):
-		// A bare path.
+		return u // a bare path
 	case strings.HasPrefix(u, "//"):
-		rest = skipAuthority(u[2:])
-	default:
-		if n := schemeLen(u); n > 0 {
-			rest = u[n+1:]
-			if strings.HasPrefix(rest, "//") {
-				rest = skipAuthority(rest[2:])
-			}
-		}
+		return skipAuthority(u[2:])
 	}
-	return rest
+	if n := schemeLen(u); n > 0 && strings.HasPrefix(u[n+1:], "//") {
+		return skipAuthority(u[n+3:])
+	}
+	return googlePathUncut(u)
 }
 
 // schemeLen returns the length of the RFC 3986 scheme at the start of u (the

@@ -162,22 +162,27 @@ var extractCases = []extractCase{
 	{"ftp://ftp.example.com/pub/x", "/pub/x", "/pub/x", "ftp"},
 	{"HTTP://EXAMPLE.COM/A", "/A", "/A", "scheme in capitals"},
 	{"file:///etc/x", "/etc/x", "/etc/x", "empty authority"},
-	{"mailto:a@b", "/a@b", "/", "scheme without authority"},
-	{"urn:isbn:0451450523", "/isbn:0451450523", "/", ""},
-	{"data:text/plain,hi", "/text/plain,hi", "/plain,hi", ""},
+	{"mailto:a@b", "/", "/", "scheme without authority: not a URL with a path, read as Google reads it"},
+	{"urn:isbn:0451450523", "/", "/", ""},
+	{"data:text/plain,hi", "/plain,hi", "/plain,hi", ""},
 	{"http:/a/b", "/a/b", "/a/b", "scheme, absolute path, no authority"},
 	{"http://a.com/a/b://c", "/a/b://c", "/a/b://c", ":// inside the path"},
 	{"//host/p", "/p", "/p", "network-path reference"},
 	{"//host", "/", "/", ""},
 	{"//", "/", "/", ""},
 	{"//a/b?c", "/b?c", "/b?c", ""},
-	{"a/b", "/a/b", "/b", "no scheme: relative path; Google takes a as the host"},
-	{"foo", "/foo", "/", ""},
+	{"a/b", "/b", "/b", "no scheme: a is taken as the host, in every semantics"},
+	{"www.example.com/private", "/private", "/private", "a URL without its scheme"},
+	{"www.example.com", "/", "/", ""},
+	{"www.example.com?q", "/?q", "/?q", ""},
+	{"www.example.com#a/b", "/", "/", "a # before the path start"},
+	{"example.com:8080/a;p?q", "/a;p?q", "/a;p?q", "host and port without a scheme"},
+	{"foo", "/", "/", "no path at all"},
 	{"?x", "/?x", "/?x", "query alone"},
 	{";x", "/;x", "/;x", "params alone"},
 	{"", "/", "/", "empty"},
-	{"localhost:8080/x", "/8080/x", "/x", "RFC 3986 reads localhost: as a scheme"},
-	{"1http://a/b", "/1http://a/b", "/b", "a scheme starts with a letter"},
+	{"localhost:8080/x", "/x", "/x", "RFC 3986 would read localhost: as a scheme; no // follows, so it is read as Google reads it"},
+	{"1http://a/b", "/b", "/b", "not an RFC 3986 scheme, read as Google reads it"},
 	{"a+b-c.d://h/p", "/p", "/p", "scheme characters"},
 	{"http://a.com/%7Ejoe", "/%7Ejoe", "/%7Ejoe", "extraction decodes nothing"},
 }
@@ -210,7 +215,9 @@ func TestGoogle_ExtractPath(t *testing.T) {
 	}
 }
 
-func TestPathSpan(t *testing.T) {
+// TestRFC9309_PathSpan checks PathSpan's two results (docs/SEMANTICS.md
+// section 3.3), input that is not a URL included, in every semantics.
+func TestRFC9309_PathSpan(t *testing.T) {
 	type span struct {
 		Slash bool
 		Path  string
@@ -223,7 +230,9 @@ func TestPathSpan(t *testing.T) {
 		{"http://a.com/x?y", RFC9309, span{false, "/x?y"}},
 		{"http://a.com", RFC9309, span{true, ""}},
 		{"http://a.com?x", RFC9309, span{true, "?x"}},
-		{"mailto:a@b", RFC9309, span{true, "a@b"}},
+		{"mailto:a@b", RFC9309, span{true, ""}},
+		{"www.example.com/private", RFC9309, span{false, "/private"}},
+		{"www.example.com/private", Koster1996, span{false, "/private"}},
 		{"/x#y", Koster1996, span{false, "/x"}},
 		{"a/b", Google, span{false, "/b"}},
 		{"?x", Google, span{true, "?x"}},
