@@ -61,7 +61,7 @@ func readManifest(t *testing.T, dir string) []corpusEntry {
 func TestCorpus_ParseAll(t *testing.T) {
 	dir := corpus.Dir()
 	if dir == "" {
-		t.Skip("no corpus: set ROBOTSTXT_CORPUS or put it at ../../shared/corpus")
+		t.Skip("no corpus: set ROBOTSTXT_CORPUS to a corpus directory")
 	}
 	entries := readManifest(t, dir)
 	start := time.Now()

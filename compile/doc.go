@@ -16,6 +16,6 @@
 // came since the previous user-agent line (and, in Koster1996, after a blank
 // line), rules join the open group, sitemaps are global. Everything is linear
 // in the input, never fails, never panics, and every string of the result is
-// a substring of one copy of the input. SEMANTICS.md sections 1, 2 and 6 are
-// the specification.
+// a substring of one copy of the input. docs/SEMANTICS.md sections 1, 2 and
+// 6 are the specification.
 package compile

@@ -7,7 +7,7 @@ import (
 )
 
 // This file brings rule values and URLs to the one canonical form that the
-// matcher compares byte by byte (SEMANTICS.md section 3).
+// matcher compares byte by byte (docs/SEMANTICS.md section 3.2).
 //
 // The canonical form is built one input unit at a time. A unit is one byte,
 // or one valid escape "%xy" (three bytes, x and y hex digits). Each unit
@@ -245,7 +245,7 @@ func normalize(prefix, s string, m mode) string {
 
 // NormalizePattern returns the rule value p (comment already cut, white
 // space trimmed) in the canonical form of sem that the matcher compares
-// paths with (SEMANTICS.md section 3):
+// paths with (docs/SEMANTICS.md sections 3.1 and 3.2):
 //
 //   - RFC9309: a valid escape "%xy" of an unreserved byte (A-Z a-z 0-9 - .
 //     _ ~) is decoded; every other valid escape keeps its '%' and gets

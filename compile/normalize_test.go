@@ -202,7 +202,7 @@ func TestRFC9309_ExtractPath(t *testing.T) {
 }
 
 // TestGoogle_ExtractPath checks URL to path as Google's robots.cc
-// GetPathParamsQuery does (SEMANTICS.md section 3).
+// GetPathParamsQuery does (docs/SEMANTICS.md section 3.3).
 func TestGoogle_ExtractPath(t *testing.T) {
 	for _, c := range extractCases {
 		got := ExtractPath(c.url, Google)
@@ -285,7 +285,7 @@ func TestRFC9309_URLPath(t *testing.T) {
 }
 
 // TestGoogle_URLPath checks that Google uses the URL's path exactly as given
-// (SEMANTICS.md section 3).
+// (docs/SEMANTICS.md section 3.2).
 func TestGoogle_URLPath(t *testing.T) {
 	for _, c := range []pathCase{
 		{"http://a.com/%62az", "/%62az", "not decoded: does not match Disallow: /baz"},
@@ -447,7 +447,7 @@ func TestNormalizeReference(t *testing.T) {
 }
 
 // TestURLPathCorpus checks the invariants of FuzzURLPath on every URL of the
-// shared corpus (../shared/corpus/urls, or $ROBOTSTXT_CORPUS/urls), when it
+// corpus (the urls folder of the directory $ROBOTSTXT_CORPUS names), when it
 // is there.
 func TestURLPathCorpus(t *testing.T) {
 	if testing.Short() {
@@ -511,9 +511,9 @@ func normalizeInputs() []string {
 }
 
 // refNormalize is a naive reference for NormalizePattern (pattern true) and
-// NormalizePath, written from SEMANTICS.md section 3 and the file comment of
-// normalize.go without the class table or the unchanged fast path. Test
-// support only.
+// NormalizePath, written from docs/SEMANTICS.md section 3.2 and the file
+// comment of normalize.go without the class table or the unchanged fast path.
+// Test support only.
 func refNormalize(s string, sem Semantics, pattern bool) string {
 	if sem == Google && !pattern {
 		return s

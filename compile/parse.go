@@ -243,8 +243,9 @@ func bomLen(s string) int {
 	return n
 }
 
-// Scan reads body line by line and reports every line to h (SEMANTICS.md
-// section 1). Only the first opts.EffectiveMaxFileSize() bytes are read.
+// Scan reads body line by line and reports every line to h
+// (docs/SEMANTICS.md section 1). Only the first opts.EffectiveMaxFileSize()
+// bytes are read.
 //
 // Scan never fails and never panics: a line that is not fully understood is
 // reported as a Diagnostic and skipped or read as best it can. It runs in
@@ -444,9 +445,10 @@ func typoMessage(d directive) string {
 	return msgTypoSitemap
 }
 
-// Parse reads a robots.txt body into a File, grouping lines as SEMANTICS.md
-// sections 2 and 6 say for opts.Semantics. It never fails and never panics;
-// what it cannot read is reported in File.Diagnostics, sorted by line.
+// Parse reads a robots.txt body into a File, grouping lines as
+// docs/SEMANTICS.md sections 2 and 6 say for opts.Semantics. It never fails
+// and never panics; what it cannot read is reported in File.Diagnostics,
+// sorted by line.
 //
 // Parse runs in time linear in the bytes read. Every string in the File is a
 // substring of one copy of the body, so a rule costs no allocation unless its
@@ -604,10 +606,10 @@ func (b *builder) Diagnostic(d Diagnostic) {
 	b.f.Diagnostics = append(b.f.Diagnostics, d)
 }
 
-// AgentName returns the product token a user-agent value names (SEMANTICS.md
-// section 2): "*" for "*" alone or followed by white space, else the leading
-// run of [A-Za-z_-] ("Googlebot/2.1" names "Googlebot"), possibly "". The
-// result is a substring of value.
+// AgentName returns the product token a user-agent value names
+// (docs/SEMANTICS.md section 2.2): "*" for "*" alone or followed by white
+// space, else the leading run of [A-Za-z_-] ("Googlebot/2.1" names
+// "Googlebot"), possibly "". The result is a substring of value.
 func AgentName(value string) string {
 	if value != "" && value[0] == '*' {
 		if len(value) == 1 || isSpace(value[1]) {
@@ -640,11 +642,11 @@ func ValidToken(tok string) bool {
 }
 
 // Select returns the merged rules that apply to a crawler with the given
-// product tokens (SEMANTICS.md section 2): every group with an agent whose
-// name equals one of the valid tokens, ignoring case, is selected
-// (MatchSpecific); if there is none, every "*" group (MatchGlobal); if there
-// is none either, nothing (MatchNone: everything allowed). Tokens that are
-// not valid product tokens match no specific group.
+// product tokens (docs/SEMANTICS.md sections 2.3 and 2.4): every group with
+// an agent whose name equals one of the valid tokens, ignoring case, is
+// selected (MatchSpecific); if there is none, every "*" group (MatchGlobal);
+// if there is none either, nothing (MatchNone: everything allowed). Tokens
+// that are not valid product tokens match no specific group.
 //
 // Rules and Extensions are in file order. They may share memory with f and
 // must not be modified. Select is safe for concurrent use.

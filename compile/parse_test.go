@@ -65,8 +65,8 @@ func runScanCases(t *testing.T, cases []scanCase) {
 }
 
 // RFC 9309 section 2.2 (formal syntax: NL = %x0D / %x0A / %x0D.0A) and
-// SEMANTICS.md section 1: lines end at LF, CR LF or a lone CR; a last line
-// without an end counts.
+// docs/SEMANTICS.md section 1.1: lines end at LF, CR LF or a lone CR; a last
+// line without an end counts.
 func TestRFC9309_ScanLineEnds(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"empty", "", nil, 0},
@@ -84,7 +84,7 @@ func TestRFC9309_ScanLineEnds(t *testing.T) {
 }
 
 // Google's robots.cc (the parser skips a UTF-8 byte-order mark, also a
-// truncated one, at the very start only) and SEMANTICS.md section 1.
+// truncated one, at the very start only) and docs/SEMANTICS.md section 1.1.
 func TestGoogle_ScanByteOrderMark(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"bom", "\xEF\xBB\xBFuser-agent: a", []string{`1 user-agent "a"`}, 1},
@@ -100,8 +100,8 @@ func TestGoogle_ScanByteOrderMark(t *testing.T) {
 }
 
 // RFC 9309 section 2.2.3 (special characters: '#' designates an end of line
-// comment) and SEMANTICS.md section 1: a comment starts anywhere, also in a
-// value; a comment-only line is not blank.
+// comment) and docs/SEMANTICS.md section 1.1: a comment starts anywhere, also
+// in a value; a comment-only line is not blank.
 func TestRFC9309_ScanComments(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"comment line", "# hello: world", nil, 1},
@@ -115,7 +115,7 @@ func TestRFC9309_ScanComments(t *testing.T) {
 }
 
 // RFC 9309 section 2.2 (formal syntax: *WS key *WS ":" *WS value) and
-// SEMANTICS.md section 1: split at the first colon, trim spaces and tabs,
+// docs/SEMANTICS.md section 1.2: split at the first colon, trim spaces and tabs,
 // keys case-insensitive, values as written.
 func TestRFC9309_ScanKeyValue(t *testing.T) {
 	runScanCases(t, []scanCase{
@@ -133,7 +133,7 @@ func TestRFC9309_ScanKeyValue(t *testing.T) {
 }
 
 // Google's robots.cc (a missing colon is accepted when the line has exactly
-// two words) and SEMANTICS.md section 1.
+// two words) and docs/SEMANTICS.md section 1.2.
 func TestGoogle_ScanMissingColon(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"two words", "Disallow /x", []string{`1 diag missing-colon`, `1 disallow "/x"`}, 1},
@@ -147,7 +147,7 @@ func TestGoogle_ScanMissingColon(t *testing.T) {
 }
 
 // Google's robots.cc (keys recognised by case-insensitive prefix, with
-// frequent typos) and SEMANTICS.md section 1.
+// frequent typos) and docs/SEMANTICS.md section 1.2.
 func TestGoogle_ScanKeyPrefixAndTypos(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"canonical", "user-agent: a\nallow: /a\ndisallow: /d\nsitemap: s", []string{
@@ -175,7 +175,7 @@ func TestGoogle_ScanKeyPrefixAndTypos(t *testing.T) {
 }
 
 // RFC 9309 section 2.2.4 (other records: clients MAY interpret other
-// records) and SEMANTICS.md section 6: other keys are extensions, key
+// records) and docs/SEMANTICS.md section 6: other keys are extensions, key
 // lower-cased; only keys that are not well-known extensions are reported as
 // unknown.
 func TestRFC9309_ScanOtherRecords(t *testing.T) {
@@ -193,9 +193,9 @@ func TestRFC9309_ScanOtherRecords(t *testing.T) {
 	runScanCases(t, []scanCase{{"all", body.String(), want, n + 2}})
 }
 
-// Google's robots.cc (kMaxLineLen = 2083 * 8) and SEMANTICS.md section 1: at
-// most MaxLineLength bytes of a line are kept and still parsed; a NUL byte
-// ends the line's content.
+// Google's robots.cc (kMaxLineLen = 2083 * 8) and docs/SEMANTICS.md section
+// 1.3: at most MaxLineLength bytes of a line are kept and still parsed; a NUL
+// byte ends the line's content.
 func TestGoogle_ScanLineLimits(t *testing.T) {
 	long := "disallow: /" + strings.Repeat("a", MaxLineLength)
 	kept := long[len("disallow: "):MaxLineLength]
@@ -218,11 +218,11 @@ func TestGoogle_ScanLineLimits(t *testing.T) {
 	})
 }
 
-// RFC 9309 section 2.5 (a parsing limit of at least 500 KiB) and SEMANTICS.md
-// section 1: only the first EffectiveMaxFileSize bytes are read. DiagTruncated
-// is reported at the line in which reading stopped: the last line read when
-// the limit falls inside it, the line after it when the limit falls on a
-// line end.
+// RFC 9309 section 2.5 (a parsing limit of at least 500 KiB) and
+// docs/SEMANTICS.md section 1.3: only the first EffectiveMaxFileSize bytes are
+// read. DiagTruncated is reported at the line in which reading stopped: the
+// last line read when the limit falls inside it, the line after it when the
+// limit falls on a line end.
 func TestRFC9309_ScanSizeLimit(t *testing.T) {
 	line := "disallow: /0123456789\n" // 22 bytes
 	body := strings.Repeat(line, DefaultMaxFileSize/len(line)+1)
@@ -270,8 +270,8 @@ func TestRFC9309_ScanSizeLimit(t *testing.T) {
 }
 
 // RFC 9309 section 2.3.1.5 (parsing errors: crawlers SHOULD try to parse
-// each line and MUST use the parseable rules) and SEMANTICS.md section 1:
-// invalid UTF-8 never stops parsing; the line is read and reported.
+// each line and MUST use the parseable rules) and docs/SEMANTICS.md section
+// 1.3: invalid UTF-8 never stops parsing; the line is read and reported.
 func TestRFC9309_ScanNotUTF8(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"latin-1 value", "user-agent: a\ndisallow: /caf\xE9\nallow: /b", []string{
@@ -281,7 +281,7 @@ func TestRFC9309_ScanNotUTF8(t *testing.T) {
 	})
 }
 
-// SEMANTICS.md section 1 (every line that is not understood is reported):
+// docs/SEMANTICS.md section 1.4 (every line that is not understood is reported):
 // lines that look like HTML never become directives (a server that sends an
 // error page for robots.txt). No source defines this; it is our linter's.
 func TestScan_HTML(t *testing.T) {
@@ -445,7 +445,7 @@ func groupingCases(sem Semantics) []parseCase {
 // RFC 9309 section 2.1 (protocol definition: a group is one or more
 // user-agent lines followed by rules), 2.2 (ABNF: rule = ... (path-pattern /
 // empty-pattern)) and 2.2.2 (rules outside any group are ignored);
-// SEMANTICS.md sections 2 and 6.
+// docs/SEMANTICS.md sections 2.1 and 6.
 func TestRFC9309_ParseGroups(t *testing.T) {
 	runParseCases(t, RFC9309, groupingCases(RFC9309))
 }
@@ -458,8 +458,8 @@ func TestGoogle_ParseGroups(t *testing.T) {
 
 // Koster 1996 section 3.2 (records separated by blank lines) and Python's
 // urllib.robotparser (a record without rules before the blank line is
-// dropped; rules after a blank line belong to no record); SEMANTICS.md
-// section 2.
+// dropped; rules after a blank line belong to no record); docs/SEMANTICS.md
+// section 2.1.
 func TestKoster1996_ParseRecords(t *testing.T) {
 	sem := Koster1996
 	d := func(v string, line int) Rule { return rule(sem, Disallow, v, line) }
@@ -512,7 +512,7 @@ func TestKoster1996_ParseRecords(t *testing.T) {
 // RFC 9309 section 2.2.1 (product-token = identifier / "*", identifier =
 // 1*(%x2d / %x41-5a / %x5f / %x61-7a)) and Google's robots.cc
 // (ExtractUserAgent, the global agent "*" followed by white space);
-// SEMANTICS.md section 2.
+// docs/SEMANTICS.md section 2.2.
 func TestRFC9309_AgentName(t *testing.T) {
 	for _, tc := range []struct{ value, want string }{
 		{"Googlebot", "Googlebot"},
@@ -536,7 +536,7 @@ func TestRFC9309_AgentName(t *testing.T) {
 	}
 }
 
-// SEMANTICS.md section 6: sitemaps are global, in file order, duplicates
+// docs/SEMANTICS.md section 6: sitemaps are global, in file order, duplicates
 // kept, as written; they may come anywhere.
 func TestRFC9309_ParseSitemaps(t *testing.T) {
 	body := "Sitemap: https://a/1.xml\nuser-agent: a\nsitemap: https://a/2.xml # c\ndisallow: /\n" +
@@ -604,9 +604,11 @@ func TestParse_FileFields(t *testing.T) {
 	}
 }
 
-// TestParse_Diagnostics checks what a Diagnostic holds and that the
-// diagnostics are sorted by line.
-func TestParse_Diagnostics(t *testing.T) {
+// TestRFC9309_ParseDiagnostics checks docs/SEMANTICS.md section 1.4 (RFC
+// 9309 section 2.3.1.5: parse every line, use what can be parsed): every line
+// that is not understood is reported with its line number, what a Diagnostic
+// holds, and that the diagnostics are sorted by line.
+func TestRFC9309_ParseDiagnostics(t *testing.T) {
 	body := "disallow: /x\nuser-agent: a\ndisalow: /y # c\ncrawl-delay: soon\n" +
 		strings.Repeat("z", 1000) + "\nfoo bar baz\n"
 	f := Parse([]byte(body), Options{})

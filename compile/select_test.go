@@ -85,7 +85,7 @@ func selectCases() []selectCase {
 
 // RFC 9309 section 2.2.1 (the matching groups' rules are combined; matching
 // is case-insensitive; otherwise the "*" groups) and Google's "order of
-// precedence for user agents"; SEMANTICS.md section 2.
+// precedence for user agents"; docs/SEMANTICS.md section 2.3.
 func TestRFC9309_Select(t *testing.T) {
 	f := Parse([]byte(selectBody), Options{})
 	for _, tc := range selectCases() {

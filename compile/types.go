@@ -100,8 +100,8 @@ func (k RuleKind) String() string {
 // Rule is one allow or disallow line with a non-empty value.
 type Rule struct {
 	Kind RuleKind
-	// Pattern is the value normalised for the file's semantics (section 3
-	// of SEMANTICS.md). It is what is matched; its length in bytes is what
+	// Pattern is the value normalised for the file's semantics (section 3.2
+	// of docs/SEMANTICS.md). It is what is matched; its length in bytes is what
 	// the longest-match priority counts.
 	Pattern string
 	// Value is the value as written, after the comment was cut and white
@@ -234,7 +234,7 @@ func (m MatchKind) String() string {
 }
 
 // Selection is what applies to one crawler: the merged rules of the groups
-// selected for its product tokens (SEMANTICS.md section 2).
+// selected for its product tokens (docs/SEMANTICS.md section 2.3).
 type Selection struct {
 	Match MatchKind
 	// Groups are the indexes into File.Groups of the selected groups, in

@@ -15,8 +15,8 @@ type Explanation struct {
 	Semantics Semantics
 	Tokens    []string // the crawler's product tokens
 	// Path is what the rules were matched against: the URL's path, params
-	// and query, brought to the semantics' canonical form (SEMANTICS.md
-	// section 3).
+	// and query, brought to the semantics' canonical form (docs/SEMANTICS.md
+	// sections 3.2 and 3.3).
 	Path string
 	// Match says how the groups were selected: MatchSpecific (a group
 	// names one of the tokens), MatchGlobal (none does; the "*" groups

@@ -253,8 +253,8 @@ func TestParseExtensions_ContentSignal(t *testing.T) {
 var linePrefix = regexp.MustCompile(`(?im)^\s*(user-agent|useragent|user agent|allow|disallow|dissallow|dissalow|disalow|diasllow|disallaw|sitemap|site-map)`)
 
 // TestRFC9309_ExtensionsNeverDecide checks that extension lines, whatever
-// their value, are never rules (RFC 9309 section 2.2.4, "Other lines" in
-// spec/001: they are not part of the protocol; SEMANTICS.md section 6): a file
+// their value, are never rules (RFC 9309 section 2.2.4, "Other records": they
+// are not part of the protocol; docs/SEMANTICS.md section 6): a file
 // decides every URL exactly as the same file with its extension lines turned
 // into comments, in every semantics.
 func TestRFC9309_ExtensionsNeverDecide(t *testing.T) {

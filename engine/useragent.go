@@ -70,8 +70,8 @@ var crawlerMarkers = [...]string{"bot", "crawl", "spider", "slurp", "scrap", "fe
 // "like" is skipped ("like Gecko", "(like TwitterBot)": a client says it
 // imitates that one, not that it is it).
 //
-// Each kept name is cut to its leading run of [A-Za-z_-], as SEMANTICS.md
-// section 2 cuts a user-agent line's value, so that the token is the name the
+// Each kept name is cut to its leading run of [A-Za-z_-], as docs/SEMANTICS.md
+// section 2.2 cuts a user-agent line's value, so that the token is the name the
 // crawler's group has in a robots.txt: "MJ12bot/v1.4.8" gives "MJ" (and
 // "User-agent: MJ12bot" names "MJ" too); a name that starts otherwise
 // ("360Spider") gives nothing, as such a user-agent line names no crawler.
@@ -279,8 +279,8 @@ func containsFold(list []string, s string) bool {
 //	AdsBot-Google-Mobile  -> [AdsBot-Google-Mobile AdsBot-Google AdsBot]
 //	bingbot               -> [bingbot]
 //
-// token is first cut to its leading run of [A-Za-z_-] (SEMANTICS.md section
-// 2); an empty result gives nil.
+// token is first cut to its leading run of [A-Za-z_-] (docs/SEMANTICS.md
+// section 2.2); an empty result gives nil.
 //
 // The chain is a heuristic for crawlers named "family-variant", as Google's
 // are. It is only as good as the naming: "Google-InspectionTool" gives
@@ -297,7 +297,7 @@ func containsFold(list []string, s string) bool {
 //     ("only one group is valid for a particular crawler"; Googlebot-Image
 //     follows the googlebot group when there is no googlebot-image group).
 //   - Matcher(chain...) applies every group naming ANY token, merged
-//     (SEMANTICS.md section 2, the last rule, and what Google's open-source
+//     (docs/SEMANTICS.md section 2.4, and what Google's open-source
 //     library does when given several tokens).
 //
 // With a file that has a group for only one token of the chain, both give

@@ -134,7 +134,7 @@ func TestFallbackTokens(t *testing.T) {
 }
 
 // googlePrecedence is the example of "Order of precedence for user agents"
-// in Google's robots.txt specification (spec/000 and spec/002): groups 1, 2
+// in Google's robots.txt documentation (and its older specification): groups 1, 2
 // and 3 at lines 1, 4 and 7.
 const googlePrecedence = `user-agent: googlebot-news
 disallow: /group1
@@ -181,8 +181,8 @@ func TestGoogle_UserAgentPrecedence_MatcherChain(t *testing.T) {
 }
 
 // TestRFC9309_Matcher_MergesEveryToken checks that Matcher, unlike
-// MatcherChain, applies every group naming any of the tokens (SEMANTICS.md
-// section 2; RFC 9309 section 2.2.1 merges the groups of one crawler).
+// MatcherChain, applies every group naming any of the tokens (docs/SEMANTICS.md
+// section 2.4; RFC 9309 section 2.2.1 merges the groups of one crawler).
 func TestRFC9309_Matcher_MergesEveryToken(t *testing.T) {
 	r := engine.Compile([]byte(googlePrecedence), engine.Options{})
 	m := r.Matcher(engine.FallbackTokens("Googlebot-News")...)

@@ -115,24 +115,24 @@ func (c Case) validate(seen map[string]bool) error {
 	return nil
 }
 
-// maxLine is the number of bytes of a line that are kept (SEMANTICS.md
-// section 1), written out here rather than taken from compile.
+// maxLine is the number of bytes of a line that are kept (docs/SEMANTICS.md
+// section 1.3), written out here rather than taken from compile.
 const maxLine = 16663
 
 // maxFile is the number of bytes of a file that are read by default
-// (SEMANTICS.md section 1).
+// (docs/SEMANTICS.md section 1.3).
 const maxFile = 512000
 
 // BuiltCases are the cases too large for the JSON table: the line-length
-// cap and the 500 KiB file cap. Their expectations follow SEMANTICS.md
-// section 1 and hold in all three semantics.
+// cap and the 500 KiB file cap. Their expectations follow
+// docs/SEMANTICS.md section 1.3 and hold in all three semantics.
 func BuiltCases() []Case {
 	all := func(allowed bool, line int) map[string]Expect {
 		e := Expect{Allowed: allowed, Line: line}
 		return map[string]Expect{"rfc9309": e, "google": e, "koster1996": e}
 	}
-	const lineSrc = "SEMANTICS 1 (at most 16663 bytes of a line are kept, the kept part still counts)"
-	const fileSrc = "SEMANTICS 1 (only the first 512,000 bytes are read; a last line without an end counts)"
+	const lineSrc = "docs/SEMANTICS.md 1.3 (at most 16663 bytes of a line are kept, the kept part still counts)"
+	const fileSrc = "docs/SEMANTICS.md 1.3 (only the first 512,000 bytes are read; a last line without an end counts)"
 	rule := "Disallow: /"
 	kept := maxLine - len(rule) // bytes of the value after "/" that survive the cut
 	a := func(n int) string { return strings.Repeat("a", n) }

@@ -78,7 +78,7 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 }
 
 // TestDifferential_Corpus compares the engine with the reference matcher on
-// every corpus file (../shared/corpus, or $ROBOTSTXT_CORPUS), with the real
+// every corpus file (the directory $ROBOTSTXT_CORPUS names), with the real
 // URLs of its host and URLs made from its own patterns, in all semantics and
 // for several crawlers. It skips when the corpus is absent.
 func TestDifferential_Corpus(t *testing.T) {

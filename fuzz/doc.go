@@ -14,7 +14,7 @@
 // never imports it.
 //
 // The conformance table states, for each case, the decision that
-// SEMANTICS.md (and the spec example it comes from) requires in one, two or
+// docs/SEMANTICS.md (and the source it comes from) requires in one, two or
 // all three semantics. The expectations were derived by hand from the text,
 // not by running this matcher: the table is the independent check on the
 // matcher, and the matcher plus the table are the check on every engine.

@@ -58,10 +58,10 @@ func DecidePath(f *compile.File, agents []string, path string) Result {
 	}
 }
 
-// selectRules returns the rules that apply to a crawler with the given
-// product tokens, merged, in file order (SEMANTICS.md section 2): every group
-// naming one of the valid tokens; if there is none, every "*" group; if there
-// is none either, no rules.
+// selectRules returns the rules that apply to a crawler with the given product
+// tokens, merged, in file order (docs/SEMANTICS.md sections 2.3 and 2.4): every
+// group naming one of the valid tokens; if there is none, every "*" group; if
+// there is none either, no rules.
 func selectRules(f *compile.File, agents []string) []compile.Rule {
 	var specific, global []compile.Rule
 	foundSpecific := false
@@ -142,7 +142,7 @@ func asCandidates(rules []compile.Rule) []candidate {
 // withIndexHTM returns the rules as candidates and, for Google, adds after
 // each allow rule whose last "/"-segment starts with "/index.htm" the
 // synthetic allow "<pattern up to and including that slash>$" on the same
-// line (SEMANTICS.md section 4).
+// line (docs/SEMANTICS.md section 4.3).
 func withIndexHTM(rules []compile.Rule) []candidate {
 	var out []candidate
 	for _, r := range rules {

@@ -57,7 +57,7 @@ func wantExpires(t *testing.T, res Result, now time.Time, d time.Duration) {
 	}
 }
 
-// TestRFC9309_CacheControl checks SEMANTICS.md section 5: max-age may
+// TestRFC9309_CacheControl checks docs/SEMANTICS.md section 5.3: max-age may
 // shorten or lengthen the 24 hours, within MinTTL and MaxTTL.
 func TestRFC9309_CacheControl(t *testing.T) {
 	tests := []struct {
@@ -109,8 +109,8 @@ func TestRFC9309_CacheControl(t *testing.T) {
 	wantExpires(t, res, clk.Now(), 3*time.Hour)
 }
 
-// TestKoster1996_TTL checks SEMANTICS.md section 5: the default expiry is 7
-// days in Koster1996 semantics.
+// TestKoster1996_TTL checks docs/SEMANTICS.md section 5.3: the default expiry
+// is 7 days in Koster1996 semantics.
 func TestKoster1996_TTL(t *testing.T) {
 	_, s := newSwitchable(t, 200, robotsBody)
 	clk := newClock()
@@ -149,7 +149,7 @@ func TestCache_Expiry(t *testing.T) {
 	}
 }
 
-// TestRFC9309_StaleCopy checks SEMANTICS.md section 5: while the file is
+// TestRFC9309_StaleCopy checks docs/SEMANTICS.md section 5.3: while the file is
 // unreachable, the last copy is used for up to 30 days after it was
 // fetched; after that everything is allowed.
 func TestRFC9309_StaleCopy(t *testing.T) {
@@ -214,7 +214,7 @@ func TestRFC9309_StaleCopy(t *testing.T) {
 	wantExpires(t, res, clk.Now(), DefaultRetryTTL)
 }
 
-// TestRFC9309_UnreachableNoCopy checks SEMANTICS.md section 5: without a
+// TestRFC9309_UnreachableNoCopy checks docs/SEMANTICS.md section 5.3: without a
 // copy, an unreachable file disallows everything, until it has been
 // unreachable for 30 days; then everything is allowed.
 func TestRFC9309_UnreachableNoCopy(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
-// outcome classifies a fetch as SEMANTICS.md section 5 does.
+// outcome classifies a fetch as docs/SEMANTICS.md section 5.2 does.
 type outcome uint8
 
 const (
@@ -62,7 +62,7 @@ type redirectsKey struct{}
 
 // checkRedirect is the http.Client.CheckRedirect of every Client: it follows
 // at most maxRedirects redirects, to http and https only, also to other
-// hosts (SEMANTICS.md section 5).
+// hosts (docs/SEMANTICS.md section 5.2).
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > c.maxRedirects {
 		return fmt.Errorf("%w (more than %d)", errTooManyRedirects, c.maxRedirects)

@@ -21,8 +21,9 @@ const (
 	// Cached: a fresh copy of a fetched robots.txt was in the cache.
 	Cached
 	// Stale: the robots.txt is unreachable now, and the last copy fetched
-	// within Options.MaxStale is used (SEMANTICS.md section 5). Result.Err
-	// says why the fetch failed; Result.Fetched is when the copy was fetched.
+	// within Options.MaxStale is used (docs/SEMANTICS.md section 5.3).
+	// Result.Err says why the fetch failed; Result.Fetched is when the copy was
+	// fetched.
 	Stale
 	// UnreachableDefault: the robots.txt is unreachable (429, 5xx, timeout,
 	// DNS, connection, TLS or transfer error) and there is no usable copy:

@@ -22,7 +22,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
-// Every case below is one fault (or non-fault) of SEMANTICS.md section 5,
+// Every case below is one fault (or non-fault) of docs/SEMANTICS.md section 5.2,
 // run against a real HTTP server on loopback.
 
 var (
@@ -31,7 +31,7 @@ var (
 	disallowAll = map[string]bool{"/private/x": false, "/public": false}
 )
 
-// TestRFC9309_Status checks SEMANTICS.md section 5 (RFC 9309 section
+// TestRFC9309_Status checks docs/SEMANTICS.md section 5.2 (RFC 9309 section
 // 2.3.1): each status class.
 func TestRFC9309_Status(t *testing.T) {
 	tests := []struct {
@@ -111,7 +111,7 @@ func chainServer(t *testing.T, hops, status int) *server {
 	})
 }
 
-// TestRFC9309_Redirects checks SEMANTICS.md section 5 (RFC 9309 section
+// TestRFC9309_Redirects checks docs/SEMANTICS.md section 5.2 (RFC 9309 section
 // 2.3.1.2): at least five redirects are followed, more are "unavailable".
 func TestRFC9309_Redirects(t *testing.T) {
 	for _, status := range []int{301, 302, 303, 307, 308} {
@@ -233,7 +233,7 @@ func TestBody_Empty(t *testing.T) {
 	}
 }
 
-// TestRFC9309_BodyLimit checks SEMANTICS.md section 5 (RFC 9309 section
+// TestRFC9309_BodyLimit checks docs/SEMANTICS.md section 5.2 (RFC 9309 section
 // 2.5): only the first 500 KiB are read, and the transfer stops there.
 //
 // The socket buffers of both ends are made small (64 KiB), so that what the

@@ -10,16 +10,16 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// defaultPorts are the ports RobotsURL drops, per scheme (SEMANTICS.md
-// section 5): a robots.txt URL names the authority exactly once.
+// defaultPorts are the ports RobotsURL drops, per scheme (docs/SEMANTICS.md
+// section 5.1): a robots.txt URL names the authority exactly once.
 var defaultPorts = map[string]string{"http": "80", "https": "443", "ftp": "21"}
 
 // robotsPath is the well-known location of the file (RFC 9309 section 2.3).
 const robotsPath = "/robots.txt"
 
 // RobotsURL returns the URL of the robots.txt that governs pageURL:
-// scheme://host[:port]/robots.txt (SEMANTICS.md section 5). The scheme and
-// the host are lower-cased, the default port of the scheme (http 80,
+// scheme://host[:port]/robots.txt (docs/SEMANTICS.md section 5.1). The scheme
+// and the host are lower-cased, the default port of the scheme (http 80,
 // https 443, ftp 21) is dropped, an internationalised host is converted to
 // punycode (IDNA 2008, UTS #46 lookup mapping), an IPv6 literal is kept in
 // brackets, and the userinfo, path, query and fragment are dropped.

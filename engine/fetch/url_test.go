@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestRFC9309_RobotsURL checks SEMANTICS.md section 5 (RFC 9309 section
+// TestRFC9309_RobotsURL checks docs/SEMANTICS.md section 5.1 (RFC 9309 section
 // 2.3): scheme://host[:port]/robots.txt, canonical.
 func TestRFC9309_RobotsURL(t *testing.T) {
 	tests := []struct{ in, want string }{

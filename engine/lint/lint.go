@@ -61,7 +61,7 @@ const (
 
 	// JoinedGroup: user-agent lines separated by a sitemap, an extension
 	// (crawl-delay, host, an unknown key) or an unreadable line. Such lines
-	// do not end a group (SEMANTICS.md section 2), so the earlier crawler
+	// do not end a group (docs/SEMANTICS.md section 2.1), so the earlier crawler
 	// gets the rules that follow the later line, which is rarely what was
 	// meant ("User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /"
 	// disallows everything for a).

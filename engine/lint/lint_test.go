@@ -73,7 +73,8 @@ var lintCases = []struct {
 	{"Koster1996: later prefix does not shadow", compile.Koster1996, "User-agent: *\nAllow: /a/b\nDisallow: /a\n", nil},
 	{"Koster1996: duplicate", compile.Koster1996, "User-agent: *\nDisallow: /a\nDisallow: /a\n", []found{{3, lint.DuplicateRule}}},
 
-	// SEMANTICS.md section 2: sitemap and unknown lines do not end a group.
+	// docs/SEMANTICS.md section 2.1: sitemap and unknown lines do not end a
+	// group.
 	{"joined by a crawl-delay", compile.RFC9309, "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n", []found{{3, lint.JoinedGroup}}},
 	{"joined by a sitemap", compile.RFC9309, "User-agent: *\nSitemap: https://example.com/s.xml\nUser-agent: b\nDisallow: /\n", []found{{3, lint.JoinedGroup}}},
 	{"joined by an unreadable line", compile.RFC9309, "User-agent: a\nthis is not a directive\nUser-agent: b\nDisallow: /\n", []found{{3, lint.JoinedGroup}}},
