@@ -309,22 +309,6 @@ func TestAbuse_StdinJunk(t *testing.T) {
 	}
 }
 
-// abuseBinary builds the command into dir.
-func abuseBinary(t *testing.T, dir string) string {
-	t.Helper()
-	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
-	if err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			t.Skip("no go tool")
-		}
-	}
-	bin := filepath.Join(dir, "robotstxt")
-	if b, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	return bin
-}
-
 // procResult is how a process ended.
 type procResult struct {
 	code   int            // exit status, -1 when killed by a signal
@@ -365,7 +349,7 @@ func TestAbuse_Binary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := abuseBinary(t, t.TempDir())
+	bin := binary(t)
 	robots := hostileRobots(t)
 
 	t.Run("bad usage", func(t *testing.T) {
@@ -416,7 +400,7 @@ func TestAbuse_Binary(t *testing.T) {
 		if res.code != exitProblem {
 			t.Errorf("exit %d, want %d", res.code, exitProblem)
 		}
-		if out.String() != "disallowed\t/search\nallowed\t/\n" {
+		if out.String() != "disallowed\t/search\nerror\t/"+strings.Repeat("x", maxQuotedText-1)+"...\nallowed\t/\n" {
 			t.Errorf("output %q", out.String())
 		}
 		oneLine(t, "10 MB line", res.stderr, "line 2: too long")

@@ -555,16 +555,7 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
-	if err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			t.Skip("no go tool")
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "robotstxt")
-	if b, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	bin := binary(t)
 	exitCode := func(err error) int {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
