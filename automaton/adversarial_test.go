@@ -2,8 +2,6 @@ package automaton_test
 
 import (
 	"math/rand"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,12 +14,10 @@ import (
 const (
 	// advWatchdog is how long one Compile may run before the test gives up.
 	advWatchdog = 60 * time.Second
-	// advMaxAutomata bounds the automata of a set of at most 1,000 patterns:
-	// Match makes one pass per automaton, so this is the work per input
-	// byte. Sets of patterns with many wildcards (ManyWildcards) get one
-	// automaton per such pattern, so for them the bound is the number of
-	// patterns (linear work per byte in the patterns, never exponential).
-	advMaxAutomata = 64
+	// advCacheSlack is what a set may hold past its cache budget: the
+	// positions of its patterns (not cached) and one state past the
+	// budget, whose positions are at most the patterns' bytes.
+	advCacheSlack = 64 << 10
 	// advBruteInputs is the number of random short inputs each set is
 	// checked on against the brute-force matcher.
 	advBruteInputs = 300
@@ -113,7 +109,6 @@ type advSet struct {
 	name     string
 	patterns []automaton.Pattern
 	alphabet string // the bytes random inputs are made of
-	single   bool   // one pattern: its automaton may pass the budget, linearly
 }
 
 // advSets returns the pattern sets, cheapest first, so that a watchdog
@@ -133,7 +128,7 @@ func advSets() []advSet {
 
 	// One pattern of 8,000 '*': linear in its length, whatever the budget.
 	one := advStars(r, 8000, "abc")
-	sets = append(sets, advSet{name: "single-8000-stars", alphabet: "/abcx", single: true,
+	sets = append(sets, advSet{name: "single-8000-stars", alphabet: "/abcx",
 		patterns: []automaton.Pattern{{Bytes: one, Priority: 1}}})
 
 	sets = append(sets,
@@ -189,19 +184,6 @@ func advSets() []advSet {
 	return sets
 }
 
-var advAutomatonLine = regexp.MustCompile(`(?m)^automaton (\d+): (\d+) states`)
-
-// advPerAutomaton returns the states of each automaton of set, read from its
-// String dump, or nil when the dump does not say.
-func advPerAutomaton(set *automaton.Set) []int {
-	var out []int
-	for _, m := range advAutomatonLine.FindAllStringSubmatch(set.String(), -1) {
-		n, _ := strconv.Atoi(m[2])
-		out = append(out, n)
-	}
-	return out
-}
-
 // advAbandoned is set when a compile passed the watchdog and was left
 // running.
 var advAbandoned bool
@@ -225,18 +207,19 @@ func advCompile(t *testing.T, name string, ps []automaton.Pattern, opts automato
 		return r.set, r.d, true
 	case <-time.After(advWatchdog):
 		advAbandoned = true
-		t.Errorf("%s: Compile of %d patterns (budget %d) did not finish within %v: construction is not bounded",
-			name, len(ps), opts.StateBudget, advWatchdog)
+		t.Errorf("%s: Compile of %d patterns (cache %d bytes) did not finish within %v: construction is not bounded",
+			name, len(ps), opts.CacheBytes, advWatchdog)
 		return nil, 0, false
 	}
 }
 
 // TestAdversarial_WildcardSets compiles sets of patterns with 50 and more
-// wildcards (and other worst cases) and checks that every automaton stays
-// within the state budget (a single pattern: linear in its length), that the
-// number of automata stays small, and that the answers equal the brute-force
-// matcher's on short inputs, also with small budgets that force splitting.
-// It logs patterns, automata, states and compile time per set.
+// wildcards (and other worst cases), matches inputs against them, and
+// checks that the answers equal the brute-force matcher's, also with small
+// caches that are cleared again and again; that an input builds at most one
+// state per byte; and that the memory held stays within the cache budget
+// (plus the patterns' positions). It logs patterns, states, memory, clears
+// and times per set.
 func TestAdversarial_WildcardSets(t *testing.T) {
 	for _, s := range advSets() {
 		t.Run(s.name, func(t *testing.T) {
@@ -247,33 +230,9 @@ func TestAdversarial_WildcardSets(t *testing.T) {
 			if !ok {
 				return
 			}
-			st := set.Stats()
-			longest := 0
+			patBytes := 0
 			for _, p := range s.patterns {
-				longest = max(longest, len(p.Bytes))
-			}
-			t.Logf("%-28s patterns %5d  automata %4d  states %8d  classes %5d  tables %8.1f MiB  compile %9.1f ms",
-				s.name, st.Patterns, st.Automata, st.States, st.Classes, float64(st.Bytes)/(1<<20), float64(d.Microseconds())/1000)
-			if st.Automata > max(advMaxAutomata, st.Patterns) {
-				t.Errorf("%d automata, want at most %d (advMaxAutomata): Match makes one pass per automaton", st.Automata, advMaxAutomata)
-			}
-			limit := automaton.DefaultStateBudget
-			if s.single {
-				limit = max(limit, 2*longest+4)
-			}
-			if st.States > st.Automata*limit {
-				t.Errorf("%d states in %d automata: more than %d each", st.States, st.Automata, limit)
-			}
-			if st.States <= 200000 {
-				per := advPerAutomaton(set)
-				if per == nil {
-					t.Log("String() does not list states per automaton: only the total was checked")
-				}
-				for i, n := range per {
-					if n > limit {
-						t.Errorf("automaton %d has %d states, budget %d", i, n, limit)
-					}
-				}
+				patBytes += len(p.Bytes)
 			}
 			r := rand.New(rand.NewSource(int64(len(s.patterns))))
 			inputs := []string{"", "/", "/" + strings.Repeat("a", 100), "/" + strings.Repeat("ab", 50), "/x/abc.html"}
@@ -297,21 +256,42 @@ func TestAdversarial_WildcardSets(t *testing.T) {
 			}
 			sets := []*automaton.Set{set}
 			if len(s.patterns) <= 64 {
-				for _, budget := range []int{1, 16, 256} {
-					small, _, ok := advCompile(t, s.name, s.patterns, automaton.Options{StateBudget: budget})
+				for _, budget := range []int{1, 4 << 10, 64 << 10} {
+					small, _, ok := advCompile(t, s.name, s.patterns, automaton.Options{CacheBytes: budget})
 					if !ok {
 						return
 					}
 					sets = append(sets, small)
 				}
 			}
-			bad := 0
-			for _, in := range inputs {
-				want := advBest(s.patterns, in)
-				for k, set := range sets {
-					if got := set.Match(in); got != want {
+			bad, inBytes := 0, 0
+			wants := make([]int, len(inputs))
+			for i, in := range inputs {
+				wants[i] = advBest(s.patterns, in)
+				inBytes += len(in) + 1
+			}
+			start := time.Now()
+			for i, in := range inputs {
+				if got := set.Match(in); got != wants[i] {
+					if bad++; bad <= 5 {
+						t.Errorf("Match(%q) = %d, brute force %d", in, got, wants[i])
+					}
+				}
+			}
+			st := set.Stats()
+			t.Logf("%-28s patterns %5d  states %7d  cache %7.1f KiB  clears %4d  compile %7.2f ms  %d inputs %7.2f ms",
+				s.name, st.Patterns, st.States, float64(st.Bytes)/1024, st.Clears, float64(d.Microseconds())/1000, len(inputs), float64(time.Since(start).Microseconds())/1000)
+			if st.Clears == 0 && st.States > inBytes {
+				t.Errorf("%d states built for %d inputs of %d bytes in all: more than one per byte", st.States, len(inputs), inBytes)
+			}
+			if limit := automaton.DefaultCacheBytes + advCacheSlack + 2*patBytes; st.Bytes > limit {
+				t.Errorf("the set holds %d bytes, want at most %d (cache budget, positions, one state)", st.Bytes, limit)
+			}
+			for k, set := range sets[1:] {
+				for i, in := range inputs {
+					if got, want := set.Match(in), wants[i]; got != want {
 						if bad++; bad <= 5 {
-							t.Errorf("set %d: Match(%q) = %d, brute force %d", k, in, got, want)
+							t.Errorf("small cache %d: Match(%q) = %d, brute force %d", k, in, got, want)
 						}
 					}
 				}

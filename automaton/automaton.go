@@ -1,128 +1,82 @@
-// Package automaton compiles a set of prioritised wildcard patterns into
-// immutable deterministic automata that find, in one left-to-right pass over
-// an input, the highest-priority pattern matching a prefix of the input (or
-// the whole input, for end-anchored patterns).
+// Package automaton compiles a set of prioritised wildcard patterns into an
+// immutable deterministic automaton that finds, in one left-to-right pass
+// over an input, the highest-priority pattern matching a prefix of the input
+// (or the whole input, for end-anchored patterns).
 //
 // It knows nothing of robots.txt: a pattern is a byte string in which '*'
 // matches any run of bytes (also none), with a flag saying whether it must
 // match the whole input.
 //
-// The algorithm is subset construction over a position automaton. The
-// positions of all patterns are laid out in priority order; a DFA state is the
-// set of positions alive after some input. Two reductions keep the sets
-// small: within one pattern, every position before the last '*' reached is
-// dropped (the '*' position matches everything they could), and when a
-// pattern completes on entering a state, the positions of every pattern that
-// could not beat it are dropped. Transitions are dense rows over byte
-// classes. The states in which a pattern completes are "special": their
-// transition values have the top bit set, so the scan loop tests one bit per
-// byte and only at those rare states updates the best answer and checks
-// whether any pattern still alive could beat it (if none can, the scan stops).
-// The dead state (nothing alive) is special too and ends the scan. Each row
-// ends with three cells: the answer if the input ends there (end-anchored
-// patterns at their end), the answer completed on entering it, and the best
-// priority still alive.
+// The automaton is a DFA built lazily, as RE2's and regex-automata's hybrid
+// DFA are: Compile only lays out the patterns' positions (a position
+// automaton) and the byte classes, and a state, or one transition of it, is
+// computed the first time an input reaches it, then kept for every later
+// input. A DFA state is the set of positions alive after some input. Two
+// reductions keep the sets small: within one pattern, every position before
+// the last '*' reached is dropped (the '*' position matches everything they
+// could), and a pattern that completes is remembered as the answer so far
+// rather than as a position. Transitions are dense rows over byte classes.
+// The states in which a pattern completes are "special": their transition
+// values have the top bit set, so the scan loop tests one bit per byte and
+// only at those rare states updates the best answer and checks whether any
+// pattern still alive could beat it (if none can, the scan stops). The dead
+// state (nothing alive) and a transition not computed yet are special too.
+// Each row ends with three cells: the answer if the input ends there
+// (end-anchored patterns at their end), the answer completed on entering it,
+// and the best priority still alive.
+//
+// Cost. Compiling is linear in the patterns' bytes. An input costs one table
+// load per byte once the states it visits exist; a transition not computed
+// yet costs O(positions alive) once, and is then shared. A crawler deciding
+// a hundred URLs of a site builds the few dozen states they visit, not the
+// thousands a full construction would. The states built are kept in a cache
+// of at most Options.CacheBytes per automaton: when it is full it is
+// cleared and the input goes on, so time stays linear in the input (one
+// state built per byte at worst) and memory bounded, whatever the patterns.
+//
+// Concurrency. A Set is safe for concurrent use. The scan reads transition
+// cells with atomic loads and takes no lock; a cell not computed yet is
+// computed under the automaton's mutex and published with an atomic store.
+// A table that grows, or a cache that is cleared, is a new object published
+// by an atomic pointer, so a reader never sees a torn one: it goes on with
+// the one it holds, whose states stay valid.
 //
 // Each byte costs a table load whose result gives the next load's address,
 // so a plain scan waits for every load in turn. Two tests let the CPU run
 // ahead instead: a byte that keeps the automaton where it is (a '*' waiting
-// for what follows it) and a byte that leads to the next row (the states are
-// numbered so that each state's first successor, the next byte of a pattern,
-// follows it) both continue from a state the scan computes without the
-// load, and the branch predictor guesses them. The load is then checked,
-// not waited for. On an input that a floating pattern ("/*.pdf$") keeps
-// alive to its end this roughly halves the time per byte.
+// for what follows it) and a byte that leads to the next row both continue
+// from a state the scan computes without the load, and the branch predictor
+// guesses them. States are numbered as inputs first reach them, so the bytes
+// of a pattern that an input follows for the first time get consecutive
+// rows.
 //
 // Options.End names bytes at which an input ends (a URL's '#'): their class
 // leads every row to a sentinel that ends the scan with the answer for the
 // input before it, so a caller need not find the end first.
-//
-// A set without wildcards, the most common kind in real robots.txt files,
-// skips subset construction: its automaton is the trie of its patterns,
-// built directly in linear time, state for state the one subset
-// construction would give.
-//
-// Construction stops at a state budget. Patterns with two or more wildcards
-// advance independently of each other, so a set of many of them has a
-// product of states; they are compiled in small chunks (MaxMultiWildcard per
-// automaton), except families that share everything up to their last
-// wildcard and so advance together. For the same reason "floating" patterns
-// (a wildcard right after the first byte, "/*.php$"), alive at every byte,
-// get automata apart from the others when some of those have wildcards too:
-// each prefix's wildcards reached would otherwise multiply the floating
-// patterns' states. Any pattern set that still passes the budget is split in two
-// (sorted by bytes, so that each half shares prefixes and dies early on
-// inputs that do not concern it) and each half is built on its own; a single
-// pattern always fits, because its automaton has at most about one state per
-// byte of the pattern. Matching with several automata takes the best of their
-// answers, so the cost stays linear in the input: never backtracking, never
-// exponential.
 package automaton
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // Wildcard is the byte that matches any run of bytes in a Pattern.
 const Wildcard = '*'
 
-// DefaultStateBudget is the number of states one automaton may have before
-// its pattern set is split. At the byte-class counts of real robots.txt
-// files (20 to 70 classes) this is 1 to 5 MiB of transitions per automaton,
-// small enough to build in a few milliseconds and to stay in cache for the
-// common case, yet large enough that real files (up to thousands of rules)
-// need one automaton.
-const DefaultStateBudget = 16384
+// DefaultCacheBytes is the memory one automaton may use for the states it
+// builds before its cache is cleared. A site's hundred URLs visit a few
+// dozen states of 100 to 300 bytes each; 2 MiB holds the working set of
+// millions of URLs on the largest real files, and at most that is held
+// per automaton whatever its input (regex-automata's lazy DFA uses the
+// same default).
+const DefaultCacheBytes = 2 << 20
 
-// MaxMultiWildcard is the number of patterns with two or more wildcards
-// compiled into one automaton when a set has more of them. Such patterns
-// progress independently, so k of them can need a product of their states;
-// eight keeps a chunk well inside the budget for the patterns real files
-// contain ("/*/*-word-*.html" by the hundred) while a set with a few of them
-// still needs a single automaton.
-const MaxMultiWildcard = 8
-
-// DefaultWorkBudget bounds the construction work of one automaton, counted in
-// position-set items handled (each costs a few nanoseconds). Sets with many
-// wildcard patterns alive at once make every state expensive even when there
-// are few states; past this budget the pattern set is split like one past
-// the state budget, so that no automaton costs more than tens of
-// milliseconds to build.
-const DefaultWorkBudget = 1 << 23
-
-// maxLiteralBytes is the total pattern length of the wildcard-free patterns
-// put into one automaton up front when a set must be split: such a set is a
-// trie, with at most one state per pattern byte, so chunking it by bytes
-// reaches the state budget without failed attempts.
-func maxLiteralBytes(budget int) int { return budget - 1 }
-
-// ManyWildcards is the number of wildcards from which a pattern gets an
-// automaton of its own when a set must be split: two such patterns together
-// already need about the product of their lengths in states ("/*a*a*a..."),
-// while one alone needs about its length.
-const ManyWildcards = 4
-
-// DefaultSetWorkBudget bounds the construction work of a whole Set (see
-// DefaultWorkBudget for the unit): about a quarter of a second of building on
-// a 2020s machine. Past it, every pattern not yet compiled gets an automaton
-// of its own, which costs time linear in the patterns' length: compile time
-// stays bounded whatever the file, at the price of one pass per automaton
-// when matching.
-const DefaultSetWorkBudget = 1 << 26
-
-// MaxWildcardTogether is the number of patterns with wildcards compiled into
-// one automaton when a set has more of them: each wildcard pattern stays
-// alive in every state after its '*', so k of them make every state cost k.
-const MaxWildcardTogether = 256
-
-// MaxStateBudget bounds Options.StateBudget so that premultiplied state
-// offsets (states * (classes+1), at most 257 columns) fit in 31 bits.
-const MaxStateBudget = 1 << 22
+// MaxCacheBytes bounds Options.CacheBytes so that state offsets (rows of up
+// to 259 cells) stay below 2^31.
+const MaxCacheBytes = 1 << 30
 
 // Pattern is one pattern of a set.
 type Pattern struct {
@@ -138,9 +92,13 @@ type Pattern struct {
 
 // Options configure Compile. The zero value is valid.
 type Options struct {
-	// StateBudget is the number of states one automaton may have;
-	// 0 means DefaultStateBudget. Values above MaxStateBudget are lowered to it.
-	StateBudget int
+	// CacheBytes is the memory the automaton may use for the states it
+	// builds; 0 means DefaultCacheBytes, and values above MaxCacheBytes are
+	// lowered to it. When the cache is full it is cleared and matching goes
+	// on: a small value costs time, never correctness. The start state and
+	// one more are always kept, so the cache may pass a tiny budget by one
+	// state.
+	CacheBytes int
 	// Escape lists bytes at which MatchPrefix stops and reports that it could
 	// not decide: a caller that must rewrite some bytes of its input (for
 	// example percent-escapes) scans the raw input first and rewrites only
@@ -158,62 +116,49 @@ type Options struct {
 // NoMatch is what Match returns when no pattern matches.
 const NoMatch = -1
 
-// Set is the compiled form of a pattern set: one or more automata whose
-// answers are combined. A Set is immutable and safe for concurrent use.
+// Set is the compiled form of a pattern set. A Set is safe for concurrent
+// use; it behaves as immutable, its cache of states growing behind that
+// face.
 type Set struct {
-	autos []*dfa
+	d *dfa // nil when no pattern can match
+	// index maps the automaton's pattern numbers (the patterns it kept, in
+	// rank order) to indexes in the slice given to Compile.
+	index []int32
 	// rankToIndex maps a rank (0 = highest priority) to the index of the
-	// pattern in the slice given to Compile.
+	// pattern in the slice given to Compile; patterns are in rank order.
+	// Both serve String.
 	rankToIndex []int32
-	patterns    []Pattern // in rank order, for String
+	patterns    []Pattern
 }
 
 // Transition values: a value with specialBit clear is the premultiplied
-// offset of an ordinary state's row; with specialBit set it is deadState or
-// the offset of a state in which a pattern completes.
+// offset of an ordinary state's row; with specialBit set it is one of the
+// sentinels below or the offset of a state in which a pattern completes.
 const (
-	specialBit  = 1 << 31
-	deadState   = ^uint32(0)
-	escapeState = ^uint32(0) - 1
-	endState    = ^uint32(0) - 2 // the column of Options.End bytes
+	specialBit   = 1 << 31
+	deadState    = ^uint32(0)
+	escapeState  = ^uint32(0) - 1
+	endState     = ^uint32(0) - 2 // the column of Options.End bytes
+	unknownState = ^uint32(0) - 3 // a transition not computed yet
 )
 
+// dfa is a lazily built automaton: its program and its current cache
+// generation.
 type dfa struct {
-	classes [256]uint8
-	// fast is classes with the Escape bytes mapped to the escape class,
-	// whose column holds escapeState; hasFast is false when there are no
-	// Escape bytes or no class index is left for them.
-	fast    [256]uint8
-	hasFast bool
-	// hasEnd reports an End class (Options.End), endClass; its column
-	// holds endState in every row.
-	hasEnd   bool
-	endClass uint8
-	nclass   uint32   // number of byte classes
-	stride   uint32   // nclass + nExtra
-	trans    []uint32 // rows of stride cells: transitions, then EOI, Acc, Min answers
-	start    uint32
-	nstates  int
-	// s0 and best0 are the state and answer at the start of every input
-	// (begin), set once the table is.
-	s0, best0 uint32
+	prog
+	cur    atomic.Pointer[gen]
+	clears atomic.Int64 // generations started because one was full
 }
 
-// errBudget reports that a pattern set needs more states than the budget.
-var errBudget = errors.New("automaton: state budget exceeded")
-
-// Compile builds the automata for patterns. It never fails: a pattern set that
-// would pass the state budget is split into several automata. Its time and
-// memory are bounded by the budget times the number of automata, and a
-// pattern alone always fits in O(len(pattern)) states.
+// Compile prepares the automaton for patterns. It never fails, and costs
+// time and memory linear in the patterns' bytes: states are built later,
+// as inputs reach them (see the package doc).
 func Compile(patterns []Pattern, opts Options) *Set {
-	budget := opts.StateBudget
+	budget := opts.CacheBytes
 	if budget <= 0 {
-		budget = DefaultStateBudget
+		budget = DefaultCacheBytes
 	}
-	if budget > MaxStateBudget {
-		budget = MaxStateBudget
-	}
+	budget = min(budget, MaxCacheBytes)
 	// Rank patterns: highest priority first, then given order.
 	order := make([]int32, len(patterns))
 	for i := range order {
@@ -223,211 +168,146 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		return cmp.Compare(patterns[b].Priority, patterns[a].Priority)
 	})
 	s := &Set{rankToIndex: order, patterns: make([]Pattern, len(patterns))}
-	ranked := make([]rankedPattern, len(patterns))
+	ranked := make([]rankedPattern, 0, len(patterns))
 	for r, i := range order {
 		s.patterns[r] = patterns[i]
-		ranked[r] = simplify(patterns[i], int32(r))
+		p := simplify(patterns[i], i)
+		p.rank = int32(r)
+		// A pattern with an End byte never matches: no input gets past one.
+		if opts.End != "" && strings.ContainsAny(p.bytes, opts.End) {
+			continue
+		}
+		ranked = append(ranked, p)
 	}
-	// A pattern with an End byte never matches: no input gets past one.
-	if opts.End != "" {
-		ranked = slices.DeleteFunc(ranked, func(p rankedPattern) bool { return strings.ContainsAny(p.bytes, opts.End) })
+	// Drop exact duplicates: a pattern equal to a better-ranked one never
+	// wins.
+	if len(ranked) > 1 {
+		byBytes := slices.Clone(ranked)
+		slices.SortFunc(byBytes, func(x, y rankedPattern) int {
+			if c := strings.Compare(x.bytes, y.bytes); c != 0 {
+				return c
+			}
+			if x.anchored != y.anchored {
+				if x.anchored {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Compare(x.rank, y.rank)
+		})
+		var dup map[int32]bool
+		for i := 1; i < len(byBytes); i++ {
+			if x, y := byBytes[i-1], byBytes[i]; x.bytes == y.bytes && x.anchored == y.anchored {
+				if dup == nil {
+					dup = make(map[int32]bool)
+				}
+				dup[y.rank] = true
+			}
+		}
+		ranked = slices.DeleteFunc(ranked, func(p rankedPattern) bool { return dup[p.rank] })
 	}
 	if len(ranked) == 0 {
 		return s
 	}
-	// Sort by bytes so that split halves share prefixes, and drop exact
-	// duplicates: a pattern equal to a better-ranked one never wins.
-	sorted := ranked // ranked is not used after this
-	slices.SortFunc(sorted, func(x, y rankedPattern) int {
-		if c := strings.Compare(x.bytes, y.bytes); c != 0 {
-			return c
-		}
-		if x.anchored != y.anchored {
-			if x.anchored {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Compare(x.rank, y.rank)
-	})
-	uniq := sorted[:0]
-	for _, p := range sorted {
-		if n := len(uniq); n > 0 && uniq[n-1].bytes == p.bytes && uniq[n-1].anchored == p.anchored {
-			continue
-		}
-		uniq = append(uniq, p)
+	// The automaton numbers the patterns it keeps 0, 1, ... in rank
+	// order (its answers are that number + 1); index maps them back.
+	s.index = make([]int32, len(ranked))
+	for k, p := range ranked {
+		s.index[k] = p.index
 	}
-	sorted = uniq
-	c := &compiler{budget: budget, escape: opts.Escape, end: opts.End, work: DefaultSetWorkBudget, b: builders.Get().(*builder)}
-	defer func() {
-		c.b.release()
-		builders.Put(c.b)
-	}()
-	// Floating patterns (a '*' right after the first byte, "/*.php$") are
-	// alive at every byte of every input, while the others are alive only
-	// as long as the input follows their literal prefix. Together, every
-	// combination of the prefixed patterns' stars reached multiplies the
-	// floating patterns' states; apart, each automaton stays near the size
-	// of its patterns, for one more pass over the input.
-	isFloating := func(p rankedPattern) bool {
-		i := strings.IndexByte(p.bytes, Wildcard)
-		return i >= 0 && i <= 1
-	}
-	nfloating, ledStars := 0, false
-	for _, p := range sorted {
-		if isFloating(p) {
-			nfloating++
-		} else {
-			ledStars = ledStars || strings.IndexByte(p.bytes, Wildcard) >= 0
-		}
-	}
-	if nfloating > 0 && ledStars {
-		floating := make([]rankedPattern, 0, nfloating)
-		led := make([]rankedPattern, 0, len(sorted)-nfloating)
-		for _, p := range sorted {
-			if isFloating(p) {
-				floating = append(floating, p)
-			} else {
-				led = append(led, p)
-			}
-		}
-		s.autos = c.group(floating, s.autos)
-		s.autos = c.group(led, s.autos)
-	} else {
-		s.autos = c.group(sorted, s.autos)
-	}
+	d := &dfa{}
+	d.init(ranked, budget, opts.Escape, opts.End)
+	g, _ := d.prog.newGen(nil, 0, nil)
+	d.cur.Store(g)
+	s.d = d
 	return s
 }
 
-// group compiles byte-sorted patterns into one automaton, or several when
-// they are many or have many wildcards.
-func (c *compiler) group(sorted []rankedPattern, out []*dfa) []*dfa {
-	nsingle, nmulti, many := 0, 0, false
-	for _, p := range sorted {
-		switch n := strings.Count(p.bytes, "*"); {
-		case n == 1:
-			nsingle++
-		case n >= ManyWildcards:
-			many = true
-		case n > 1:
-			nmulti++
-		}
+// init lays out the positions of ps (in rank order) and the byte classes.
+func (d *dfa) init(ps []rankedPattern, budget int, escape, end string) {
+	p := &d.prog
+	p.budget = budget
+	var used, isEnd [256]bool
+	for i := 0; i < len(end); i++ {
+		isEnd[end[i]] = true
 	}
-	if !many && nmulti <= MaxMultiWildcard && nsingle+nmulti <= MaxWildcardTogether {
-		return c.split(sorted, out)
-	}
-	var literal, single, multi []rankedPattern
-	for _, p := range sorted {
-		switch n := strings.Count(p.bytes, "*"); n {
-		case 0:
-			literal = append(literal, p)
-		case 1:
-			single = append(single, p)
-		default: // families tells the many-wildcard ones apart
-			multi = append(multi, p)
-		}
-	}
-	// Many wildcard patterns: literal patterns together (a trie, linear),
-	// single-wildcard patterns in chunks, and the others by families.
-	budget := c.budget
-	for i := 0; i < len(literal); {
-		j, size := i, 0
-		for j < len(literal) && (j == i || size+len(literal[j].bytes) <= maxLiteralBytes(budget)) {
-			size += len(literal[j].bytes)
-			j++
-		}
-		out = c.split(literal[i:j], out)
-		i = j
-	}
-	for i := 0; i < len(single); i += MaxWildcardTogether {
-		out = c.split(single[i:min(i+MaxWildcardTogether, len(single))], out)
-	}
-	return c.families(multi, out)
-}
-
-// families compiles patterns with two or more wildcards. Patterns with the
-// same text up to their last wildcard (a "head": "/*/*" in "/*/*-word.html")
-// reach their stars together, so a family of them costs about what one
-// pattern does, while patterns with different heads advance independently
-// and multiply each other's states. A family of MaxMultiWildcard or more
-// patterns is compiled on its own (in chunks of MaxWildcardTogether); the
-// other patterns go MaxMultiWildcard to an automaton, except those with
-// ManyWildcards or more wildcards, which go alone.
-func (c *compiler) families(ps []rankedPattern, out []*dfa) []*dfa {
-	head := func(p rankedPattern) string { return p.bytes[:strings.LastIndexByte(p.bytes, Wildcard)+1] }
-	sort.SliceStable(ps, func(a, b int) bool { return head(ps[a]) < head(ps[b]) })
-	var loose []rankedPattern
-	for i := 0; i < len(ps); {
-		j := i + 1
-		for j < len(ps) && head(ps[j]) == head(ps[i]) {
-			j++
-		}
-		fam := ps[i:j]
-		i = j
-		switch {
-		case len(fam) >= MaxMultiWildcard:
-			for k := 0; k < len(fam); k += MaxWildcardTogether {
-				out = c.split(fam[k:min(k+MaxWildcardTogether, len(fam))], out)
+	n := 0
+	for _, q := range ps {
+		n += len(q.bytes) + 1
+		for i := 0; i < len(q.bytes); i++ {
+			if c := q.bytes[i]; c != Wildcard {
+				used[c] = true
 			}
-		case strings.Count(fam[0].bytes, "*") >= ManyWildcards:
-			for k := range fam {
-				out = c.split(fam[k:k+1], out)
+		}
+	}
+	all := make([]byte, 0, n)
+	p.starts = make([]int32, 0, len(ps)+1)
+	p.anch = make([]bool, len(ps))
+	for k, q := range ps {
+		p.starts = append(p.starts, int32(len(all)))
+		all = append(all, q.bytes...)
+		all = append(all, 0) // the end item
+		p.anch[k] = q.anchored
+	}
+	p.starts = append(p.starts, int32(len(all)))
+	p.all = string(all)
+	// Class 0 holds the bytes no pattern names; then one class per byte
+	// that one does; then the End bytes' class.
+	nclass := 1
+	others := false
+	for c := 0; c < 256; c++ {
+		if used[c] {
+			p.classes[c] = uint8(nclass)
+			nclass++
+		} else {
+			others = others || !isEnd[c]
+		}
+	}
+	if !others { // every byte is a literal or an End byte: class 0 is empty, drop it
+		for c := 0; c < 256; c++ {
+			p.classes[c]--
+		}
+		nclass--
+	}
+	p.endClass = -1
+	if end != "" { // fits: at most 256-len(end) bytes have a class of their own
+		p.endClass = nclass
+		nclass++
+		for i := 0; i < len(end); i++ {
+			p.classes[end[i]] = uint8(p.endClass)
+		}
+	}
+	// The escape class: a class index no byte of classes maps to, used only
+	// by the fast map, whose column holds escapeState in every row.
+	p.fast = p.classes
+	p.escClass = -1
+	switch {
+	case escape == "":
+		p.hasFast = true // no escapes: the fast map is the class map
+	case nclass < 256:
+		p.escClass = nclass
+		nclass++
+		for i := 0; i < len(escape); i++ {
+			if !isEnd[escape[i]] {
+				p.fast[escape[i]] = uint8(p.escClass)
 			}
-		default:
-			loose = append(loose, fam...)
 		}
+		p.hasFast = true
 	}
-	for i := 0; i < len(loose); i += MaxMultiWildcard {
-		out = c.split(loose[i:min(i+MaxMultiWildcard, len(loose))], out)
-	}
-	return out
-}
-
-// compiler carries what one Compile may still spend.
-type compiler struct {
-	budget int
-	escape string
-	end    string
-	// work is what is left of DefaultSetWorkBudget; once it is spent, the
-	// patterns not yet compiled get an automaton each.
-	work int
-	b    *builder // the scratch of every build of this Compile
-}
-
-// split builds ps as one automaton, or splits it in two (halves of the
-// byte-sorted list) when that would pass the budgets. A pattern alone always
-// fits: its automaton is linear in its length.
-func (c *compiler) split(ps []rankedPattern, out []*dfa) []*dfa {
-	if len(ps) == 1 {
-		d, w, _ := c.b.build(ps, 2*len(ps[0].bytes)+4, int(^uint(0)>>1), c.escape, c.end)
-		c.work -= w
-		return append(out, d)
-	}
-	if c.work <= 0 {
-		for i := range ps {
-			out = c.split(ps[i:i+1], out)
-		}
-		return out
-	}
-	d, w, err := c.b.build(ps, c.budget, min(DefaultWorkBudget, c.work), c.escape, c.end)
-	c.work -= w
-	if err == nil {
-		return append(out, d)
-	}
-	h := len(ps) / 2
-	out = c.split(ps[:h], out)
-	return c.split(ps[h:], out)
+	p.nclass = uint32(nclass)
+	p.stride = uint32(nclass + nExtra)
 }
 
 type rankedPattern struct {
 	bytes    string // consecutive '*' collapsed; trailing '*' removed
 	anchored bool
+	index    int32 // in the slice given to Compile
 	rank     int32
 }
 
 // simplify collapses runs of Wildcard and drops trailing ones, which change
 // nothing: "/a**b*" matches as "/a*b", and an anchored "/a*" is "/a".
-func simplify(p Pattern, rank int32) rankedPattern {
+func simplify(p Pattern, index int32) rankedPattern {
 	b := p.Bytes
 	if strings.Contains(b, "**") {
 		var sb strings.Builder
@@ -444,65 +324,57 @@ func simplify(p Pattern, rank int32) rankedPattern {
 		b = strings.TrimRight(b, "*")
 		anchored = false
 	}
-	return rankedPattern{bytes: b, anchored: anchored, rank: rank}
+	return rankedPattern{bytes: b, anchored: anchored, index: index}
 }
 
 // Match returns the index (in the slice given to Compile) of the
 // highest-priority pattern matching input, or NoMatch. It runs in one pass
-// over input per automaton, allocates nothing, and is safe for concurrent use.
+// over input and is safe for concurrent use; once the states input visits
+// exist it takes no lock and allocates nothing.
 func (s *Set) Match(input string) int {
-	best := uint32(0) // rank+1 of the best answer; 0 none
-	for _, d := range s.autos {
-		best = better(best, d.matchString(input))
+	if s.d == nil {
+		return NoMatch
 	}
-	return s.index(best)
+	d := s.d
+	g := d.cur.Load()
+	st, best := g.s0, g.best0
+	if st != deadState {
+		g, st, best = scan(d, g, &d.classes, st, best, input)
+	}
+	return s.answer(d.end(g, st, best))
 }
 
 // MatchPrefix is Match, except that it stops at the first byte of
 // Options.Escape that could change the answer and then returns ok false (and
-// NoMatch). With ok true the answer is Match's. It allocates nothing.
+// NoMatch). With ok true the answer is Match's.
 func (s *Set) MatchPrefix(input string) (index int, ok bool) {
-	best := uint32(0)
-	for _, d := range s.autos {
-		a, ok := d.matchFast(input)
-		if !ok {
+	if s.d == nil {
+		return NoMatch, true
+	}
+	d := s.d
+	if !d.hasFast {
+		return NoMatch, false
+	}
+	g := d.cur.Load()
+	st, best := g.s0, g.best0
+	if st != deadState {
+		if g, st, best = scan(d, g, &d.fast, st, best, input); st == escapeState {
 			return NoMatch, false
 		}
-		best = better(best, a)
 	}
-	return s.index(best), true
+	return s.answer(d.end(g, st, best)), true
 }
 
-func (d *dfa) matchFast(in string) (uint32, bool) {
-	if !d.hasFast {
-		return 0, false
-	}
-	s, best := d.begin()
-	if s != deadState {
-		if s, best = scan(d, &d.fast, s, best, in); s == escapeState {
-			return 0, false
-		}
-	}
-	return d.end(s, best), true
-}
-
-// MatchBytes is Match for a byte slice.
-func (s *Set) MatchBytes(input []byte) int {
-	best := uint32(0)
-	for _, d := range s.autos {
-		best = better(best, d.matchBytes(input))
-	}
-	return s.index(best)
-}
-
-func (s *Set) index(ans uint32) int {
+// answer returns the index of the pattern an answer of the automaton
+// (pattern number + 1, 0 none) stands for.
+func (s *Set) answer(ans uint32) int {
 	if ans == 0 {
 		return NoMatch
 	}
-	return int(s.rankToIndex[ans-1])
+	return int(s.index[ans-1])
 }
 
-// better returns the better of two answers (rank+1, 0 for none).
+// better returns the better of two answers (pattern number + 1, 0 for none).
 func better(a, b uint32) uint32 {
 	if a == 0 || (b != 0 && b < a) {
 		return b
@@ -510,92 +382,61 @@ func better(a, b uint32) uint32 {
 	return a
 }
 
-// special handles entering a special state s: the dead state, or one where a
-// pattern completes. It returns the state's row offset, the updated best,
-// and whether the scan is over (nothing alive could beat best).
-func (d *dfa) special(s, best uint32) (uint32, uint32, bool) {
-	if s == deadState {
-		return s, best, true
-	}
-	s &^= specialBit
-	row := d.trans[s+d.nclass : s+d.nclass+nExtra]
-	best = better(best, row[colAcc])
-	return s, best, best != 0 && best <= row[colMin]
-}
-
-// begin returns the state and best answer at the start of an input; the
-// state is deadState when the answer is already final.
-func (d *dfa) begin() (s, best uint32) { return d.s0, d.best0 }
-
-// setBegin computes what begin returns, once per automaton.
-func (d *dfa) setBegin() {
-	s, best := d.start, uint32(0)
-	if s&specialBit != 0 {
-		var done bool
-		if s, best, done = d.special(s, 0); done {
-			s = deadState
-		}
-	}
-	d.s0, d.best0 = s, best
-}
-
-// scan is the one scan loop: it runs d from (s, best) over in, with the
-// byte-to-class map cls (d.classes, or d.fast which also maps the escape
-// bytes), one table load and one bit test per byte. It stops early with
-// s == deadState when the answer is final (at an End byte too, with the
-// answer for the input before it), or s == escapeState at an escape byte
-// (only d.fast leads there). Instantiated once for string and once for
-// []byte, so neither pays for the other.
-func scan[T string | []byte](d *dfa, cls *[256]uint8, s, best uint32, in T) (uint32, uint32) {
-	trans, stride := d.trans, d.stride
+// scan is the one scan loop: it runs d from state s of generation g, with
+// the best answer so far best, over in, with the byte-to-class map cls
+// (d.classes, or d.fast which also maps the escape bytes): one table load
+// and one bit test per byte. It returns the generation it ended in (a full
+// cache is cleared on the way), and stops early with s == deadState when
+// the answer is final (at an End byte too, with the answer for the input
+// before it), or s == escapeState at an escape byte (only d.fast leads
+// there). Instantiated once for string and once for []byte, so neither
+// pays for the other.
+func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T) (*gen, uint32, uint32) {
+	cells := g.tab.Load().cells
+	stride, nclass := d.stride, d.nclass
 	for i := 0; i < len(in); i++ {
-		t := trans[s+uint32(cls[in[i]])]
+		c := uint32(cls[in[i]])
+		t := atomic.LoadUint32(&cells[s+c])
 		if t == s {
 			continue
 		}
 		if t == s+stride {
-			s += stride
+			s = t
 			continue
 		}
 		if t&specialBit != 0 {
-			switch t {
-			case escapeState:
-				return t, best
-			case endState:
-				return deadState, d.end(s, best)
+			if t == unknownState {
+				g, cells, t = d.miss(g, s, c)
+				if t&specialBit == 0 {
+					s = t
+					continue
+				}
 			}
-			var done bool
-			if t, best, done = d.special(t, best); done {
-				return deadState, best
+			switch t {
+			case deadState:
+				return g, t, best
+			case escapeState:
+				return g, t, best
+			case endState:
+				return g, deadState, better(best, cells[s+nclass+colEOI])
+			}
+			t &^= specialBit
+			best = better(best, cells[t+nclass+colAcc])
+			if best <= cells[t+nclass+colMin] {
+				return g, deadState, best
 			}
 		}
 		s = t
 	}
-	return s, best
+	return g, s, best
 }
 
 // end returns the answer for the input scanned so far.
-func (d *dfa) end(s, best uint32) uint32 {
+func (d *dfa) end(g *gen, s, best uint32) uint32 {
 	if s == deadState {
 		return best
 	}
-	return better(best, d.trans[s+d.nclass+colEOI])
-}
-
-func (d *dfa) matchString(in string) uint32 {
-	s, best := d.begin()
-	if s != deadState {
-		s, best = scan(d, &d.classes, s, best, in)
-	}
-	return d.end(s, best)
-}
-
-func (d *dfa) matchBytes(in []byte) uint32 {
-	s, best := d.begin()
-	if s != deadState {
-		s, best = scan(d, &d.classes, s, best, in)
-	}
-	return d.end(s, best)
+	return better(best, g.tab.Load().cells[s+d.nclass+colEOI])
 }
 
 // Answer is the best answer found so far by one or more automata of a Set:
@@ -608,10 +449,16 @@ func Better(a, b Answer) Answer { return Answer(better(uint32(a), uint32(b))) }
 
 // Index returns the index (in the slice given to Compile) of the pattern a
 // stands for, or NoMatch.
-func (s *Set) Index(a Answer) int { return s.index(uint32(a)) }
+func (s *Set) Index(a Answer) int { return s.answer(uint32(a)) }
 
-// Len returns the number of automata in s.
-func (s *Set) Len() int { return len(s.autos) }
+// Len returns the number of automata in s: 0 when no pattern can match,
+// else 1.
+func (s *Set) Len() int {
+	if s.d == nil {
+		return 0
+	}
+	return 1
+}
 
 // Run is the progress of automaton i of a Set over an input given in chunks,
 // for callers that produce the input piece by piece (for example while
@@ -619,13 +466,14 @@ func (s *Set) Len() int { return len(s.autos) }
 // for each chunk; then s.Answer(i, r). Runs of different automata are
 // independent; combine their answers with Better. A Run is a small value.
 type Run struct {
+	g       *gen
 	s, best uint32
 }
 
 // Start returns the Run of automaton i at the start of an input.
 func (s *Set) Start(i int) Run {
-	st, best := s.autos[i].begin()
-	return Run{s: st, best: best}
+	g := s.d.cur.Load()
+	return Run{g: g, s: g.s0, best: g.best0}
 }
 
 // Done reports whether r's answer can no longer change: the rest of the
@@ -637,37 +485,45 @@ func (s *Set) Step(i int, r Run, chunk []byte) Run {
 	if r.s == deadState {
 		return r
 	}
-	d := s.autos[i]
-	st, best := scan(d, &d.classes, r.s, r.best, chunk)
-	return Run{s: st, best: best}
+	d := s.d
+	r.g, r.s, r.best = scan(d, r.g, &d.classes, r.s, r.best, chunk)
+	return r
 }
 
 // Answer returns automaton i's answer for the input given so far.
 func (s *Set) Answer(i int, r Run) Answer {
-	return Answer(s.autos[i].end(r.s, r.best))
+	return Answer(s.d.end(r.g, r.s, r.best))
 }
 
 // Stats describes the size of a Set.
 type Stats struct {
 	Patterns int
 	Automata int
-	States   int // live states, summed over the automata
-	Classes  int // byte classes, summed over the automata
-	Bytes    int // memory of the transition tables and class maps
+	States   int   // states built so far (in the current cache)
+	Classes  int   // byte classes
+	Bytes    int   // memory held: the patterns' positions and the cache of states
+	Clears   int64 // times a full cache was cleared
 }
 
-// Stats returns the size of s.
+// Stats returns the size of s, states built so far included.
 func (s *Set) Stats() Stats {
-	st := Stats{Patterns: len(s.patterns), Automata: len(s.autos)}
-	for _, d := range s.autos {
-		st.States += d.nstates
-		st.Classes += int(d.nclass)
-		st.Bytes += 4*len(d.trans) + 256 + 48
+	st := Stats{Patterns: len(s.patterns), Bytes: 4 * (len(s.index) + len(s.rankToIndex))}
+	if d := s.d; d != nil {
+		g := d.cur.Load()
+		g.mu.Lock()
+		st.States = len(g.pid)
+		st.Bytes += g.bytes
+		g.mu.Unlock()
+		st.Automata = 1
+		st.Classes = int(d.nclass)
+		st.Bytes += len(d.all) + 5*len(d.starts) + 3*256
+		st.Clears = d.clears.Load()
 	}
 	return st
 }
 
-// String dumps the patterns in priority order and every automaton's states.
+// String dumps the patterns in priority order and the states built so far,
+// in the order they were built.
 func (s *Set) String() string {
 	var b strings.Builder
 	for r, p := range s.patterns {
@@ -677,32 +533,47 @@ func (s *Set) String() string {
 		}
 		fmt.Fprintf(&b, "pattern %d: %q%s priority %d (index %d)\n", r, p.Bytes, anchor, p.Priority, s.rankToIndex[r])
 	}
-	for i, d := range s.autos {
-		fmt.Fprintf(&b, "automaton %d: %d states, %d classes\n", i, d.nstates, d.nclass)
-		d.dump(&b)
+	if s.d != nil {
+		s.d.dump(&b, s)
 	}
 	return b.String()
 }
 
-func (d *dfa) dump(b *strings.Builder) {
+func (d *dfa) dump(b *strings.Builder, s *Set) {
+	g := d.cur.Load()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	fmt.Fprintf(b, "automaton: %d states built, %d classes\n", len(g.pid), d.nclass)
 	members := make([][]byte, d.nclass)
 	for c := 0; c < 256; c++ {
 		members[d.classes[c]] = append(members[d.classes[c]], byte(c))
 	}
 	for k, m := range members {
-		end := ""
-		if d.hasEnd && k == int(d.endClass) {
-			end = " (end)"
+		switch k {
+		case d.endClass:
+			fmt.Fprintf(b, "  class %d: %s (end)\n", k, byteSet(m))
+		case d.escClass:
+		default:
+			fmt.Fprintf(b, "  class %d: %s\n", k, byteSet(m))
 		}
-		fmt.Fprintf(b, "  class %d: %s%s\n", k, byteSet(m), end)
 	}
-	fmt.Fprintf(b, "  start: %s\n", d.name(d.start))
-	for off := uint32(0); off < uint32(len(d.trans)); off += d.stride {
-		row := d.trans[off : off+d.stride]
+	answer := func(a uint32) string {
+		if a == 0 {
+			return "none"
+		}
+		return fmt.Sprintf("#%d", s.index[a-1])
+	}
+	fmt.Fprintf(b, "  start: %s\n", d.name(g.s0))
+	cells := g.tab.Load().cells
+	for k := range g.pid {
+		off := uint32(k) * d.stride
+		row := cells[off : off+d.stride]
 		fmt.Fprintf(b, "  %s:", d.name(off))
 		for c := uint32(0); c < d.nclass; c++ {
-			if row[c] != escapeState && row[c] != endState {
-				fmt.Fprintf(b, " %d->%s", c, d.name(row[c]))
+			switch v := row[c]; v {
+			case escapeState, endState, unknownState:
+			default:
+				fmt.Fprintf(b, " %d->%s", c, d.name(v))
 			}
 		}
 		extra := row[d.nclass:]
@@ -725,13 +596,6 @@ func (d *dfa) name(s uint32) string {
 		return fmt.Sprintf("S%d*", (s&^specialBit)/d.stride)
 	}
 	return fmt.Sprintf("S%d", s/d.stride)
-}
-
-func answer(a uint32) string {
-	if a == 0 {
-		return "none"
-	}
-	return fmt.Sprintf("#%d", a-1)
 }
 
 func byteSet(m []byte) string {

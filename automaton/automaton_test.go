@@ -121,9 +121,6 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 	if got := esc.Match(in); got != want {
 		t.Fatalf("Match with escapes (%q) = %d, want %d", in, got, want)
 	}
-	if got := set.MatchBytes([]byte(in)); got != want {
-		t.Fatalf("MatchBytes(%q) = %d, want %d\npatterns: %#v", in, got, want, ps)
-	}
 	checkRuns(t, ps, set, in, want)
 	// With End bytes: the answer for the input cut at the first of them.
 	ends, ok := endSets[set]
@@ -145,9 +142,6 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 		e := ends[k]
 		if got := e.Match(in); got != want {
 			t.Fatalf("Match with End %q (%q) = %d, want %d\npatterns: %#v\n%s", o.End, in, got, want, ps, e)
-		}
-		if got := e.MatchBytes([]byte(in)); got != want {
-			t.Fatalf("MatchBytes with End %q (%q) = %d, want %d\npatterns: %#v", o.End, in, got, want, ps)
 		}
 		if got, ok := e.MatchPrefix(in); ok && got != want || !ok && !strings.ContainsAny(cut, o.Escape) {
 			t.Fatalf("MatchPrefix with End %q, escapes %q (%q) = %d, %v, want %d\npatterns: %#v", o.End, o.Escape, in, got, ok, want, ps)
@@ -187,9 +181,9 @@ func TestMatch_RandomAgainstBruteForce(t *testing.T) {
 		}
 		budget := 0
 		if iter%3 == 0 {
-			budget = 1 + r.Intn(6) // force splitting
+			budget = 1 + r.Intn(2000) // clear the cache often
 		}
-		set := Compile(ps, Options{StateBudget: budget})
+		set := Compile(ps, Options{CacheBytes: budget})
 		for k := 0; k < 30; k++ {
 			checkAgainstBrute(t, ps, set, randInput(r, "ab/c", 10))
 		}
@@ -245,45 +239,50 @@ func TestMatch_EqualPriorityFirstGivenWins(t *testing.T) {
 	}
 }
 
-// TestCompile_SplitsPastBudget checks that a set needing more states than the
-// budget is split, stays within the budget per automaton, and still answers
-// exactly.
-func TestCompile_SplitsPastBudget(t *testing.T) {
+// TestCache_ClearsPastBudget checks that a set whose inputs visit more
+// states than its cache holds clears the cache, stays near the budget, and
+// still answers exactly.
+func TestCache_ClearsPastBudget(t *testing.T) {
 	var ps []Pattern
 	for i := 0; i < 40; i++ {
-		// Patterns whose wildcards interleave: subset construction of all of
-		// them at once is exponential in the number of patterns.
+		// Patterns whose wildcards interleave: the full automaton of all of
+		// them is exponential in the number of patterns.
 		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x", Priority: uint64(i)})
 	}
-	const budget = 64
-	set := Compile(ps, Options{StateBudget: budget})
-	st := set.Stats()
-	if st.Automata < 2 {
-		t.Fatalf("expected a split, got %d automata", st.Automata)
-	}
-	for i, d := range set.autos {
-		if d.nstates > budget {
-			t.Errorf("automaton %d has %d states, budget %d", i, d.nstates, budget)
-		}
-	}
+	const budget = 16 << 10
+	set := Compile(ps, Options{CacheBytes: budget})
 	r := rand.New(rand.NewSource(2))
+	maxBytes := 0
 	for k := 0; k < 2000; k++ {
 		checkAgainstBrute(t, ps, set, "/"+randInput(r, "abcdefghijklmnopqrstx", 12))
+		maxBytes = max(maxBytes, set.Stats().Bytes)
+	}
+	st := set.Stats()
+	if st.Clears == 0 {
+		t.Errorf("no clear with a %d-byte cache: %+v", budget, st)
+	}
+	// The budget, plus the positions (not cached) and one state past it.
+	if limit := budget + 4<<10; maxBytes > limit {
+		t.Errorf("the set held %d bytes, want at most %d", maxBytes, limit)
 	}
 }
 
-// TestCompile_SinglePatternLinear checks that one pattern with many
-// wildcards and overlapping literals needs states linear in its length.
-func TestCompile_SinglePatternLinear(t *testing.T) {
+// TestCache_StatesLinearInInput checks that an input builds at most one
+// state per byte: a pattern whose full automaton is large costs an input
+// only the states it visits.
+func TestCache_StatesLinearInInput(t *testing.T) {
 	p := "/" + strings.Repeat("*a", 60) + "*b"
-	set := Compile([]Pattern{{Bytes: p, Priority: 1}}, Options{StateBudget: 4})
-	st := set.Stats()
-	if st.Automata != 1 || st.States > 2*len(p)+4 {
-		t.Fatalf("stats %+v for a %d-byte pattern", st, len(p))
-	}
+	set := Compile([]Pattern{{Bytes: p, Priority: 1}}, Options{})
 	in := "/" + strings.Repeat("a", 70) + "b"
 	if set.Match(in) != 0 || set.Match("/"+strings.Repeat("a", 70)) != NoMatch || set.Match("/"+strings.Repeat("a", 59)+"b") != NoMatch {
 		t.Fatalf("wrong answers for %q", p)
+	}
+	if st := set.Stats(); st.States > 3*(len(in)+1) {
+		t.Fatalf("stats %+v after three inputs of at most %d bytes", st, len(in))
+	}
+	fresh := Compile([]Pattern{{Bytes: "/a", Priority: 1}, {Bytes: "/b*c", Priority: 2}}, Options{})
+	if st := fresh.Stats(); st.States != 1 {
+		t.Fatalf("a fresh set has %d states built, want 1 (the start)", st.States)
 	}
 }
 
@@ -293,7 +292,6 @@ func TestMatch_NoAllocs(t *testing.T) {
 	bin := []byte(in)
 	allocs := testing.AllocsPerRun(100, func() {
 		set.Match(in)
-		set.MatchBytes(bin)
 		var ans Answer
 		for k := 0; k < set.Len(); k++ {
 			r := set.Step(k, set.Start(k), bin[:5])
@@ -317,7 +315,9 @@ func TestString_Golden(t *testing.T) {
 		{"allow_disallow", []Pattern{{Bytes: "/p", Priority: 4}, {Bytes: "/p*x", Priority: 9}, {Bytes: "/p", Anchored: true, Priority: 7}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Compile(tc.ps, Options{}).String()
+			set := Compile(tc.ps, Options{})
+			buildAll(t, set)
+			got := set.String()
 			path := filepath.Join("testdata", tc.name+".golden")
 			if *update {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -337,8 +337,8 @@ func TestString_Golden(t *testing.T) {
 
 // FuzzMatch compares the automata with the brute-force matcher on small
 // alphabets. The input encodes patterns and a query: parts separated by '\n';
-// the last part is the query; a leading '$' marks an anchored pattern; a byte
-// budget from the first byte forces splitting.
+// the last part is the query; a leading '$' marks an anchored pattern; a cache
+// budget from the first byte forces clearing.
 func FuzzMatch(f *testing.F) {
 	f.Add([]byte("\x00/a*b\n$/a\n/\n/ab"))
 	f.Add([]byte("\x03/*a*a*a\n/*a$\n/aaaa"))
@@ -361,68 +361,67 @@ func FuzzMatch(f *testing.F) {
 			}
 			ps = append(ps, Pattern{Bytes: p, Anchored: anch, Priority: uint64(len(p)*3 + i%3)})
 		}
-		checkAgainstBrute(t, ps, Compile(ps, Options{StateBudget: budget}), in)
+		checkAgainstBrute(t, ps, Compile(ps, Options{CacheBytes: budget * 64}), in)
 	})
 }
 
-// TestBuildTrie_SameAsSubsetConstruction checks that wildcard-free sets,
-// which buildTrie builds directly, give the automata subset construction
-// gives, state for state (their dumps are equal), with escapes, anchors,
-// empty patterns and state budgets that force splitting.
-func TestBuildTrie_SameAsSubsetConstruction(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
-	defer func() { forceSubset = false }()
-	for iter := 0; iter < 500; iter++ {
-		ps := make([]Pattern, 1+r.Intn(12))
-		for i := range ps {
-			ps[i] = Pattern{Bytes: randInput(r, "ab/c%", 7), Anchored: r.Intn(3) == 0, Priority: uint64(r.Intn(5))}
+// buildAll builds every state reachable from the start, breadth first,
+// classes in order: the full automaton, for dumps.
+func buildAll(t *testing.T, s *Set) {
+	t.Helper()
+	d := s.d
+	if d == nil {
+		return
+	}
+	g := d.cur.Load()
+	seen := map[uint32]bool{}
+	queue := []uint32{g.s0}
+	for len(queue) > 0 {
+		st := queue[0]
+		queue = queue[1:]
+		if st == deadState || seen[st] {
+			continue
 		}
-		opts := Options{}
-		if iter%2 == 0 {
-			opts.Escape = "%"
-		}
-		if iter%3 == 0 {
-			opts.StateBudget = 1 + r.Intn(10)
-		}
-		forceSubset = false
-		trie := Compile(ps, opts)
-		forceSubset = true
-		subset := Compile(ps, opts)
-		if a, b := trie.String(), subset.String(); a != b {
-			t.Fatalf("patterns %#v, %+v:\nbuildTrie:\n%s\nsubset construction:\n%s", ps, opts, a, b)
-		}
-		if opts.Escape == "" { // checkAgainstBrute makes its own escape variant
-			for k := 0; k < 20; k++ {
-				checkAgainstBrute(t, ps, trie, randInput(r, "ab/c%", 10))
+		seen[st] = true
+		for c := uint32(0); c < d.nclass; c++ {
+			v := g.tab.Load().cells[st+c]
+			if v == unknownState {
+				var g2 *gen
+				if g2, _, v = d.miss(g, st, c); g2 != g {
+					t.Fatalf("the cache was cleared while building every state")
+				}
+			}
+			if v < endState {
+				queue = append(queue, v&^specialBit)
 			}
 		}
 	}
 }
 
-// TestChainOrder_PatternBytesAreConsecutiveRows checks the numbering scan's
-// chain test relies on: from the start, the best pattern's bytes lead each
-// state to the next row (its first successor), in a trie and in an
-// automaton built by subset construction, and a wildcard's loop stays put.
-func TestChainOrder_PatternBytesAreConsecutiveRows(t *testing.T) {
+// TestScan_PatternBytesAreConsecutiveRows checks the numbering scan's
+// chain test relies on: states are numbered as inputs reach them, so the
+// bytes of the first input to follow a pattern lead each state to the next
+// row, for later inputs too; and a wildcard's loop stays put.
+func TestScan_PatternBytesAreConsecutiveRows(t *testing.T) {
 	for _, tc := range []struct {
 		ps      []Pattern
-		follow  string // bytes of the best pattern, from the start
-		subset  bool
+		follow  string // bytes of a pattern, from the start
 		stayOn  string // then bytes that keep the state (a '*' loop)
 		wantRun int    // consecutive rows expected along follow
 	}{
 		{ps: []Pattern{{Bytes: "/private/data", Priority: 9}, {Bytes: "/public", Priority: 3}, {Bytes: "/p", Priority: 1}}, follow: "/private/data", wantRun: 13},
-		{ps: []Pattern{{Bytes: "/private/data", Priority: 9}, {Bytes: "/public", Priority: 3}}, follow: "/private/data", subset: true, wantRun: 13},
+		{ps: []Pattern{{Bytes: "/private/data", Priority: 9}, {Bytes: "/pu*blic", Priority: 3}}, follow: "/private/data", wantRun: 13},
 		{ps: []Pattern{{Bytes: "/archive/*.pdf", Anchored: true, Priority: 9}, {Bytes: "/b", Priority: 1}}, follow: "/archive/", stayOn: "xyz", wantRun: 9},
 	} {
-		forceSubset = tc.subset
 		set := Compile(tc.ps, Options{})
-		forceSubset = false
-		d := set.autos[0]
-		s := d.start &^ specialBit
+		set.Match(tc.follow + tc.stayOn)
+		d := set.d
+		g := d.cur.Load()
+		cells := g.tab.Load().cells
+		s := g.s0
 		run := 0
 		for i := 0; i < len(tc.follow); i++ {
-			next := d.trans[s+uint32(d.classes[tc.follow[i]])] &^ specialBit
+			next := cells[s+uint32(d.classes[tc.follow[i]])] &^ specialBit
 			if next == s+d.stride {
 				run++
 			}
@@ -432,7 +431,7 @@ func TestChainOrder_PatternBytesAreConsecutiveRows(t *testing.T) {
 			t.Errorf("%v: %d of %q's bytes lead to the next row, want %d\n%s", tc.ps, run, tc.follow, tc.wantRun, set)
 		}
 		for i := 0; i < len(tc.stayOn); i++ {
-			if next := d.trans[s+uint32(d.classes[tc.stayOn[i]])]; next != s {
+			if next := cells[s+uint32(d.classes[tc.stayOn[i]])]; next != s {
 				t.Errorf("%v: byte %q leaves the loop state S%d for %s\n%s", tc.ps, tc.stayOn[i], s/d.stride, d.name(next), set)
 			}
 		}

@@ -33,9 +33,9 @@ const (
 	Koster1996 = compile.Koster1996
 )
 
-// DefaultStateBudget bounds the states of one automaton; see
-// automaton.DefaultStateBudget.
-const DefaultStateBudget = automaton.DefaultStateBudget
+// DefaultCacheBytes bounds the memory of the states one matcher's automaton
+// builds as URLs reach them; see automaton.DefaultCacheBytes.
+const DefaultCacheBytes = automaton.DefaultCacheBytes
 
 // MaxCachedMatchers is the number of distinct agent selections a Robots
 // caches. Crawlers ask for one or a few; a caller that passes many distinct
@@ -44,14 +44,16 @@ const DefaultStateBudget = automaton.DefaultStateBudget
 const MaxCachedMatchers = 64
 
 // Options configure Compile. The zero value is valid: RFC9309 semantics,
-// compile.DefaultMaxFileSize, DefaultStateBudget.
+// compile.DefaultMaxFileSize, DefaultCacheBytes.
 type Options struct {
 	Semantics Semantics
 	// MaxFileSize is the number of bytes of the body that are read; 0 or any
 	// value below compile.DefaultMaxFileSize means that default.
 	MaxFileSize int
-	// StateBudget bounds each automaton; 0 means DefaultStateBudget.
-	StateBudget int
+	// CacheBytes bounds the memory of the states each matcher's automaton
+	// builds; 0 means DefaultCacheBytes. When a cache is full it is cleared
+	// and deciding goes on: a small value costs time, never correctness.
+	CacheBytes int
 }
 
 // Robots is a compiled robots.txt. It is immutable and safe for concurrent

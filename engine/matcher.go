@@ -59,6 +59,12 @@ func (r *Robots) build(tokens []string) *Matcher {
 	m.refs = make([]ref, 0, len(m.sel.Rules))
 	for order, rule := range m.sel.Rules {
 		p := rule.Pattern
+		// Every path starts with '/': a pattern that starts with neither
+		// '/' nor '*' can never match (lint reports it), so it costs
+		// nothing here.
+		if len(p) == 0 || (p[0] != '/' && (p[0] != '*' || m.sem == Koster1996)) {
+			continue
+		}
 		// Koster1996 patterns hold no '*' or '$' of their own: the
 		// normaliser escapes them (%2A, %24), so they are all literal here.
 		anchored := false
@@ -90,7 +96,7 @@ func (r *Robots) build(tokens []string) *Matcher {
 	// its automata stop at the '#' themselves (and usually decide before
 	// it): nothing has to look for it first. The other semantics cut the
 	// path before normalising it, and stop at escapes instead.
-	opts := automaton.Options{StateBudget: r.opts.StateBudget, End: "#"}
+	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, End: "#"}
 	if m.sem != Google {
 		opts.Escape, opts.End = normalizingBytes, ""
 	}
@@ -182,9 +188,10 @@ func (m *Matcher) Allowed(url string) bool {
 	return idx < 0 || m.refs[idx].rule.Kind == compile.Allow
 }
 
-// DecidePath decides an already-extracted path (path + params + query,
-// starting with '/'); it is normalised as the semantics says. A '#' ends it,
-// as it ends a URL's path. It allocates nothing.
+// DecidePath decides an already-extracted path (path + params + query); it
+// is normalised as the semantics says. Every URL's path starts with '/': a
+// path that does not is read with one in front. A '#' ends it, as it ends a
+// URL's path. It allocates nothing.
 func (m *Matcher) DecidePath(path string) Decision {
 	if m.fixed != 0 {
 		return m.fixedDecision()
@@ -192,7 +199,7 @@ func (m *Matcher) DecidePath(path string) Decision {
 	if i := strings.IndexByte(path, '#'); i >= 0 {
 		path = path[:i]
 	}
-	return m.decision(m.find(false, path))
+	return m.decision(m.find(path == "" || path[0] != '/', path))
 }
 
 func (m *Matcher) fixedDecision() Decision {
@@ -315,20 +322,21 @@ func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) 
 // file order. It is shared: callers must not modify it.
 func (m *Matcher) Selection() compile.Selection { return m.sel }
 
-// Stats describes a matcher's automata.
+// Stats describes a matcher's automaton.
 type Stats struct {
 	Rules    int // merged rules
-	Patterns int // automaton patterns (rules plus Google's synthetic index.htm rules)
-	Automata int
-	States   int
+	Patterns int // automaton patterns (rules that can match, plus Google's synthetic index.htm rules)
+	Automata int // 0 when no rule can match, else 1
+	States   int // states built so far
 	Classes  int
-	Bytes    int // memory of the transition tables
+	Bytes    int   // memory of the automaton: its patterns' positions and the states built so far
+	Clears   int64 // times the automaton's full cache of states was cleared
 }
 
-// Stats returns the size of m's automata.
+// Stats returns the size of m's automaton, states built so far included.
 func (m *Matcher) Stats() Stats {
 	st := m.set.Stats()
-	return Stats{Rules: len(m.sel.Rules), Patterns: st.Patterns, Automata: st.Automata, States: st.States, Classes: st.Classes, Bytes: st.Bytes}
+	return Stats{Rules: len(m.sel.Rules), Patterns: st.Patterns, Automata: st.Automata, States: st.States, Classes: st.Classes, Bytes: st.Bytes, Clears: st.Clears}
 }
 
 // String dumps the selection, the merged rules in priority order, and the

@@ -1,0 +1,464 @@
+package automaton
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// prog is what a dfa computes its states from: the patterns' positions and
+// the byte classes. It is immutable.
+//
+// Positions ("items") are numbered pattern after pattern in rank order: each
+// pattern contributes one item per byte and one final item, so sorting item
+// numbers sorts by rank, then by position. Item it of the pattern of rank r
+// is all[it]; it is that pattern's end item when it+1 == starts[r+1].
+type prog struct {
+	all     string  // the patterns' bytes, each followed by a placeholder for its end item
+	starts  []int32 // starts[r]: the first item of rank r; starts[n] = len(all)
+	anch    []bool  // anch[r]: the pattern of rank r is anchored
+	classes [256]uint8
+	// fast is classes with the Escape bytes mapped to the escape class,
+	// whose cells hold escapeState; hasFast is false when there are Escape
+	// bytes but no class index was left for them.
+	fast     [256]uint8
+	hasFast  bool
+	escClass int // -1 if none
+	endClass int // the class of the End bytes, -1 if none
+	nclass   uint32
+	stride   uint32 // nclass + nExtra
+	budget   int    // bytes of one generation
+}
+
+// Item kinds.
+const (
+	itemLiteral = iota
+	itemStar
+	itemEnd
+)
+
+// rank returns the rank of the pattern item it belongs to.
+func (p *prog) rank(it int32) int32 {
+	lo, hi := 0, len(p.starts)-2
+	for lo < hi {
+		mid := int(uint(lo+hi+1) >> 1)
+		if p.starts[mid] <= it {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return int32(lo)
+}
+
+// item returns the rank and kind of item it.
+func (p *prog) item(it int32) (r int32, kind uint8) {
+	r = p.rank(it)
+	switch {
+	case it+1 == p.starts[r+1]:
+		return r, itemEnd
+	case p.all[it] == Wildcard:
+		return r, itemStar
+	}
+	return r, itemLiteral
+}
+
+// Row layout: one cell per byte class, then three cells of answers.
+const (
+	colEOI  = 0 // answer if the input ends in this state: an anchored pattern at its end (rank+1, 0 none)
+	colAcc  = 1 // answer completed on entering this state (rank+1, 0 none)
+	colMin  = 2 // rank+1 of the best pattern still alive in this state; noAlive if none
+	nExtra  = 3
+	noAlive = ^uint32(0) >> 1
+)
+
+// A state is a set of items, factored in two. P is the set of stars reached
+// (at most one per pattern, its last: that star matches everything earlier
+// items could): a star persists on every byte, and so does the item just
+// after it, so P is interned once per generation with, per byte class, the
+// items it advances. T is the set of the other items, the partial matches in
+// progress (literal items, and anchored end items waiting for the input to
+// end); it is small. A transition then costs O(|T| + the items P advances
+// on that class), not O(|P|).
+type starSet struct {
+	stars   []int32   // sorted star items
+	classes []byte    // classes on which the item after some star advances
+	adv     [][]int32 // adv[k]: the star+1 items that advance on classes[k]
+}
+
+// table is a generation's transition table: rows of stride cells, read by
+// the scan with atomic loads. It is replaced, never resized in place: a
+// reader holding an older table sees every state that existed when it was
+// replaced, and its offsets stay valid in the newer one.
+type table struct {
+	cells []uint32
+}
+
+// gen is one generation of a dfa's cache of states: the states built so far
+// and their transitions. The scan reads its table without locking; a cell
+// still unknownState is computed under mu (miss), written with an atomic
+// store, and then read by everyone. When a generation's memory would pass
+// the budget, a new one is started (clearing the cache, as RE2 does): the
+// input that filled it goes on in the new one, and so does every input that
+// starts after that; inputs already running in the old one finish there,
+// and the old one is collected once none does.
+type gen struct {
+	tab atomic.Pointer[table]
+	// s0 and best0 are the state and answer at the start of every input;
+	// s0 is deadState when the answer is already final.
+	s0, best0 uint32
+
+	mu    sync.Mutex // guards everything below and writes to tab's cells
+	bytes int        // memory held, as counted against prog.budget
+
+	// Star sets, interned: pindex is open addressing over their hashes
+	// (id+1, 0 empty).
+	psets  []starSet
+	phash  []uint64
+	pindex []int32
+
+	// States: state k is (pid[k], accs[k], T = arena[off[k]:off[k+1]]),
+	// its row at offset k*stride; index is open addressing over hashes
+	// (state+1, 0 empty).
+	pid    []int32
+	accs   []uint32
+	off    []int32
+	arena  []int32
+	hashes []uint64
+	index  []int32
+
+	// Scratch for computing one successor.
+	tnext, newStars, pstars []int32
+}
+
+// Memory counted per state and per star set beyond their slices' items.
+const (
+	stateOverhead   = 4 + 4 + 4 + 8 + 2*4 // pid, accs, off, hashes, two index slots
+	starSetOverhead = 3*24 + 8 + 2*4      // slice headers, phash, two pindex slots
+)
+
+// newGen returns a generation holding the start state and, when stars is
+// not nil, the state (stars, acc, t) (a successor computed in an older
+// generation), whose transition value it also returns.
+func (p *prog) newGen(stars []int32, acc uint32, t []int32) (*gen, uint32) {
+	g := &gen{}
+	g.tab.Store(&table{})
+	g.pindex = make([]int32, 8)
+	g.index = make([]int32, 16)
+	g.off = append(g.off, 0)
+	// Start: every pattern at its first item, no stars yet.
+	empty := g.internStars(p, nil)
+	g.begin()
+	acc0 := uint32(0)
+	for r := 0; r+1 < len(p.starts); r++ {
+		acc0 = g.add(p, p.starts[r], acc0)
+	}
+	start := g.finish(p, empty, acc0)
+	s, best := start, uint32(0)
+	if s != deadState && s&specialBit != 0 {
+		s &^= specialBit
+		cells := g.tab.Load().cells
+		best = cells[s+p.nclass+colAcc]
+		if best <= cells[s+p.nclass+colMin] {
+			s = deadState
+		}
+	}
+	g.s0, g.best0 = s, best
+	v := uint32(0)
+	if stars != nil {
+		g.begin()
+		g.tnext = append(g.tnext, t...)
+		v = g.finish(p, g.internStars(p, stars), acc)
+	}
+	return g, v
+}
+
+func (g *gen) tset(k int32) []int32 { return g.arena[g.off[k]:g.off[k+1]] }
+
+// begin readies the scratch for a new successor.
+func (g *gen) begin() {
+	g.tnext = g.tnext[:0]
+	g.newStars = g.newStars[:0]
+}
+
+// add puts item it into the successor being built and returns acc updated
+// with the pattern it completes, if any.
+func (g *gen) add(p *prog, it int32, acc uint32) uint32 {
+	r, kind := p.item(it)
+	switch kind {
+	case itemEnd:
+		if !p.anch[r] {
+			// The pattern stays alive (its stars keep looping): dropping
+			// it would split every family of states after each
+			// completion, and the scan tracks the best answer itself.
+			return better(acc, uint32(r)+1)
+		}
+	case itemStar:
+		// A star also matches the empty run: the item after it is
+		// implied by the star (its star set advances it).
+		g.newStars = append(g.newStars, it)
+		return acc
+	}
+	g.tnext = append(g.tnext, it)
+	return acc
+}
+
+// successor computes, into the scratch, the successor of state k on class
+// c, and returns its star set and answer for finish.
+func (g *gen) successor(p *prog, k int32, c uint32) (int32, uint32) {
+	g.begin()
+	acc := uint32(0)
+	ps := &g.psets[g.pid[k]]
+	if i := bytes.IndexByte(ps.classes, byte(c)); i >= 0 {
+		for _, it := range ps.adv[i] {
+			acc = g.add(p, it+1, acc)
+		}
+	}
+	for _, it := range g.tset(k) {
+		if it+1 < int32(len(p.all)) && uint32(p.classes[p.all[it]]) == c {
+			if _, kind := p.item(it); kind == itemLiteral {
+				acc = g.add(p, it+1, acc)
+			}
+		}
+	}
+	return g.pid[k], acc
+}
+
+// nextStars returns the star set after the successor being built: star set
+// q's stars, less those of patterns that reached a later star, plus the new
+// stars (the last per pattern). It returns q itself when nothing changed.
+func (g *gen) nextStars(p *prog, q int32) int32 {
+	if len(g.newStars) == 0 {
+		return q
+	}
+	slices.Sort(g.newStars)
+	g.pstars = g.pstars[:0]
+	old := g.psets[q].stars
+	i, j := 0, 0
+	for i < len(old) || j < len(g.newStars) {
+		var it int32
+		if j >= len(g.newStars) || (i < len(old) && old[i] < g.newStars[j]) {
+			it = old[i]
+			i++
+		} else {
+			it = g.newStars[j]
+			j++
+		}
+		if n := len(g.pstars); n > 0 && (g.pstars[n-1] == it || p.rank(g.pstars[n-1]) == p.rank(it)) {
+			g.pstars[n-1] = it // a later star of the same pattern wins
+			continue
+		}
+		g.pstars = append(g.pstars, it)
+	}
+	return g.internStars(p, g.pstars)
+}
+
+// finish turns the successor being built (star set q plus g.newStars and
+// g.tnext, and acc) into a transition value: the dead state, or a state's
+// offset, marked special when it accepts. It adds the state when new, past
+// the budget too: the caller checks the budget first (fits).
+func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
+	q = g.nextStars(p, q)
+	stars := g.psets[q].stars
+	// Transient items: sorted, without duplicates, and without those before
+	// their pattern's star (the star matches everything they could).
+	t := g.tnext
+	slices.Sort(t)
+	t = slices.Compact(t)
+	out := t[:0]
+	for _, it := range t {
+		if j, _ := slices.BinarySearch(stars, it); j < len(stars) && stars[j] < p.starts[p.rank(it)+1] {
+			continue // a later star of its pattern
+		}
+		out = append(out, it)
+	}
+	g.tnext = out
+	if len(out) == 0 && len(stars) == 0 && acc == 0 {
+		return deadState
+	}
+	h := hashState(q, acc, out)
+	mask := uint64(len(g.index) - 1)
+	i := h & mask
+	for ; g.index[i] != 0; i = (i + 1) & mask {
+		k := g.index[i] - 1
+		if g.hashes[k] == h && g.pid[k] == q && g.accs[k] == acc && slices.Equal(g.tset(k), out) {
+			return g.value(p, k)
+		}
+	}
+	k := int32(len(g.pid))
+	g.pid = append(g.pid, q)
+	g.accs = append(g.accs, acc)
+	g.hashes = append(g.hashes, h)
+	g.arena = append(g.arena, out...)
+	g.off = append(g.off, int32(len(g.arena)))
+	g.index[i] = k + 1
+	if 2*len(g.pid) > len(g.index) {
+		g.index = rehash(g.index, g.hashes)
+	}
+	g.bytes += stateOverhead + 4*len(out)
+	g.addRow(p, k, out, stars, acc)
+	return g.value(p, k)
+}
+
+// addRow appends state k's row: every transition unknown (but the escape
+// and End columns), and its answers.
+func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
+	tab := g.tab.Load()
+	base := uint32(k) * p.stride
+	if need := int(base + p.stride); need > len(tab.cells) {
+		// Grow by half (not double): the table is most of a small file's
+		// memory. The old table stays valid for readers still holding it.
+		n := max(need, len(tab.cells)+len(tab.cells)/2, 4*int(p.stride))
+		cells := make([]uint32, n)
+		copy(cells, tab.cells)
+		g.bytes += 4 * (n - len(tab.cells))
+		tab = &table{cells: cells}
+		defer g.tab.Store(tab) // after the row is written
+	}
+	row := tab.cells[base : base+p.stride]
+	for c := range row[:p.nclass] {
+		row[c] = unknownState
+	}
+	if p.escClass >= 0 {
+		row[p.escClass] = escapeState
+	}
+	if p.endClass >= 0 {
+		row[p.endClass] = endState
+	}
+	eoi, minRank := uint32(0), noAlive
+	if len(stars) > 0 {
+		minRank = uint32(p.rank(stars[0])) + 1
+	}
+	for _, it := range t {
+		r, kind := p.item(it)
+		minRank = min(minRank, uint32(r)+1)
+		if kind == itemEnd { // only anchored ends are kept in a set
+			eoi = better(eoi, uint32(r)+1)
+		}
+	}
+	row[p.nclass+colEOI] = eoi
+	row[p.nclass+colAcc] = acc
+	row[p.nclass+colMin] = minRank
+}
+
+// value is the transition value of state k.
+func (g *gen) value(p *prog, k int32) uint32 {
+	v := uint32(k) * p.stride
+	if g.accs[k] != 0 {
+		v |= specialBit
+	}
+	return v
+}
+
+// rehash returns index doubled, with every hash placed again.
+func rehash(index []int32, hashes []uint64) []int32 {
+	index = make([]int32, 2*len(index))
+	mask := uint64(len(index) - 1)
+	for k, h := range hashes {
+		i := h & mask
+		for index[i] != 0 {
+			i = (i + 1) & mask
+		}
+		index[i] = int32(k) + 1
+	}
+	return index
+}
+
+// internStars returns the id of the star set stars (sorted), adding it with
+// its per-class advances when new.
+func (g *gen) internStars(p *prog, stars []int32) int32 {
+	h := hashState(-1, 0, stars)
+	mask := uint64(len(g.pindex) - 1)
+	i := h & mask
+	for ; g.pindex[i] != 0; i = (i + 1) & mask {
+		id := g.pindex[i] - 1
+		if g.phash[id] == h && slices.Equal(g.psets[id].stars, stars) {
+			return id
+		}
+	}
+	ps := starSet{stars: slices.Clone(stars)}
+	for _, s := range stars {
+		c := p.classes[p.all[s+1]] // a literal: stars are collapsed and never last
+		k := bytes.IndexByte(ps.classes, c)
+		if k < 0 {
+			ps.classes = append(ps.classes, c)
+			ps.adv = append(ps.adv, nil)
+			k = len(ps.classes) - 1
+		}
+		ps.adv[k] = append(ps.adv[k], s+1)
+	}
+	id := int32(len(g.psets))
+	g.psets = append(g.psets, ps)
+	g.phash = append(g.phash, h)
+	g.pindex[i] = id + 1
+	if 2*len(g.psets) > len(g.pindex) {
+		g.pindex = rehash(g.pindex, g.phash)
+	}
+	g.bytes += starSetOverhead + 8*len(stars) + len(ps.classes)
+	return id
+}
+
+func hashState(p int32, acc uint32, set []int32) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(uint32(p))) * prime
+	h = (h ^ uint64(acc)) * prime
+	for _, it := range set {
+		h = (h ^ uint64(uint32(it))) * prime
+	}
+	// FNV's low bits depend only on the inputs' low bits; the tables index
+	// by them, so fold the high bits in.
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>32
+}
+
+// stateIndex returns the state number of a transition value (not a
+// sentinel).
+func (p *prog) stateIndex(v uint32) int32 { return int32((v &^ specialBit) / p.stride) }
+
+// fits reports whether g may add a state whose T has n items, with its row
+// and possibly a new star set of m stars, within the budget. A generation
+// with fewer than two states always may: the start state and one more
+// exist whatever the budget.
+func (g *gen) fits(p *prog, n, m int) bool {
+	if len(g.pid) < 2 {
+		return true
+	}
+	need := stateOverhead + 4*n + 4*int(p.stride) + starSetOverhead + 8*m
+	return g.bytes+need <= p.budget
+}
+
+// miss computes the transition of state s of generation g on class c (a
+// cell the scan found unknown), stores it, and returns the generation to go
+// on in (g, or a new one when g is full), that generation's cells, and the
+// transition value. It is the only place that takes a lock.
+func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
+	p := &d.prog
+	g.mu.Lock()
+	cells := g.tab.Load().cells
+	if t := atomic.LoadUint32(&cells[s+c]); t != unknownState { // another input filled it
+		g.mu.Unlock()
+		return g, cells, t
+	}
+	q, acc := g.successor(p, p.stateIndex(s), c)
+	if g.fits(p, len(g.tnext), len(g.psets[q].stars)+len(g.newStars)) {
+		t := g.finish(p, q, acc)
+		cells = g.tab.Load().cells
+		atomic.StoreUint32(&cells[s+c], t)
+		g.mu.Unlock()
+		return g, cells, t
+	}
+	// g is full: start a new generation with the successor in it.
+	// nextStars may add a star set to g past the budget; g is left behind.
+	stars := g.psets[g.nextStars(p, q)].stars
+	if stars == nil {
+		stars = []int32{}
+	}
+	n, t := p.newGen(stars, acc, g.tnext)
+	g.mu.Unlock()
+	d.cur.CompareAndSwap(g, n)
+	d.clears.Add(1)
+	return n, n.tab.Load().cells, t
+}
