@@ -727,3 +727,22 @@ func TestParse_Allocs(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleKind_String checks that the zero RuleKind is NoRule and that Parse
+// gives every rule Allow or Disallow, never NoRule (docs/SEMANTICS.md
+// section 4.5).
+func TestRuleKind_String(t *testing.T) {
+	var zero RuleKind
+	for k, want := range map[RuleKind]string{zero: "none", NoRule: "none", Disallow: "disallow", Allow: "allow", 7: "RuleKind(7)"} {
+		if got := k.String(); got != want {
+			t.Errorf("RuleKind(%d).String() = %q, want %q", uint8(k), got, want)
+		}
+	}
+	f := Parse([]byte("User-agent: *\nDisallow: /a\nAllow: /b\nDisalow: /c\n"), Options{})
+	want := []RuleKind{Disallow, Allow, Disallow}
+	for i, r := range f.Groups[0].Rules {
+		if r.Kind != want[i] {
+			t.Errorf("rule %d (line %d): kind %v, want %v", i, r.Line, r.Kind, want[i])
+		}
+	}
+}

@@ -1,7 +1,17 @@
 package engine_test
 
 import (
+	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
@@ -74,4 +84,158 @@ func ExampleMatcher_Allowed() {
 	// false https://shop.example/cart/42
 	// true https://shop.example/cart/help
 	// true https://shop.example/
+}
+
+// The examples below are the Go snippets of README.md, shown there verbatim
+// (TestREADME_SnippetsAreExamples checks that they are).
+
+// Example_library is README's "Using the library": compile once, choose the
+// crawler, decide URLs.
+func Example_library() {
+	body := []byte("User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot-Image\nDisallow: /photos/\n")
+	robots := engine.Compile(body, engine.Options{Semantics: engine.RFC9309}) // never fails
+	m := robots.Matcher("Googlebot-Image", "Googlebot")                       // cached, safe for concurrent use
+	d := m.Decide("https://example.com/photos/a.jpg")                         // one pass, no allocation
+	fmt.Println(d.Allowed, d.Rule.Line, d.Rule.Kind, d.Rule.Pattern)
+	d = m.Decide("https://example.com/private/plans") // a group names Googlebot-Image, so "*" does not apply
+	fmt.Println(d.Allowed, d.Rule.Line, d.Rule.Kind, d.Reason)
+	ok := m.Allowed("https://example.com/photos/b.jpg") // the answer alone: the hot-loop form
+	fmt.Println(ok, robots.Allowed("ExampleBot", "https://example.com/private/plans"))
+	// Output:
+	// false 5 disallow /photos/
+	// true 0 none no-match
+	// false false
+}
+
+// Example_tokens is README's "Which groups apply": from a User-Agent header
+// to product tokens, and the two ways several tokens combine.
+func Example_tokens() {
+	robots := engine.Compile([]byte("User-agent: Googlebot\nDisallow: /nogoogle/\n\nUser-agent: Googlebot-Image\nDisallow: /photos/\n"), engine.Options{})
+	fmt.Println(engine.ProductTokens("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"))
+	chain := engine.FallbackTokens("Googlebot-Image") // [Googlebot-Image Googlebot]
+	m := robots.MatcherChain(chain...)                // the first token that some group names wins; the rest are ignored (Google's documented precedence)
+	fmt.Println(chain, m.Allowed("https://example.com/photos/a.jpg"), m.Allowed("https://example.com/nogoogle/b"))
+	m = robots.Matcher(chain...) // every group naming any token applies, merged (docs/SEMANTICS.md section 2.4; Google's library)
+	fmt.Println(chain, m.Allowed("https://example.com/photos/a.jpg"), m.Allowed("https://example.com/nogoogle/b"))
+	// Output:
+	// [Googlebot]
+	// [Googlebot-Image Googlebot] false true
+	// [Googlebot-Image Googlebot] false false
+}
+
+// Example_extensions is README's "Pacing and canonical URLs".
+func Example_extensions() {
+	robots := engine.Compile([]byte(`User-agent: *
+Crawl-delay: 2.5
+Request-rate: 1/10s 0600-0845
+Host: www.example.com
+Clean-param: sid /shop
+Content-Signal: search=yes, ai-train=no
+`), engine.Options{})
+	ext := robots.Matcher("ExampleBot").Extensions()
+	delay, ok := ext.CrawlDelay() // largest crawl-delay of the merged groups, at most engine.MaxCrawlDelay (5 min)
+	fmt.Println(delay, ok)
+	for _, r := range ext.RequestRates { // Request-rate: 1/10s 0600-0845
+		fmt.Println(r.Interval(), r.Window) // 10s, during r.Window (UTC) when one is given
+	}
+	host, _ := ext.Host()                                    // Host: (Yandex)
+	u := ext.CleanURL("https://example.com/shop?id=7&sid=x") // drops the parameters that Clean-param lines name for that path
+	train, _ := ext.ContentSignal("ai-train")                // Content-Signal: search=yes, ai-train=no
+	fmt.Println(host, u, train)
+	// Output:
+	// 2.5s true
+	// 10s 0600-0845
+	// www.example.com https://example.com/shop?id=7 no
+}
+
+// readmeSections are the sections of README.md whose Go snippets must be
+// Example functions of this package, shown verbatim.
+var readmeSections = []string{"## Using the library", "## For crawlers"}
+
+// TestREADME_SnippetsAreExamples checks that every Go snippet in README's
+// library sections is an Example function of this package, written exactly
+// as in its _test.go file (so that it compiles and its output is checked),
+// optionally after an import block that imports only what that file imports.
+func TestREADME_SnippetsAreExamples(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, imports := exampleSources(t)
+	block := regexp.MustCompile("(?s)```go\n(.*?)```")
+	funcName := regexp.MustCompile(`(?m)^func (Example\w*)\(\)`)
+	for _, heading := range readmeSections {
+		start := bytes.Index(readme, []byte("\n"+heading+"\n"))
+		if start < 0 {
+			t.Errorf("README.md has no section %q", heading)
+			continue
+		}
+		section := readme[start+1:]
+		if end := bytes.Index(section[len(heading):], []byte("\n## ")); end >= 0 {
+			section = section[:len(heading)+end]
+		}
+		blocks := block.FindAllSubmatch(section, -1)
+		if len(blocks) == 0 {
+			t.Errorf("%s: no Go snippet", heading)
+		}
+		for _, b := range blocks {
+			snippet := string(b[1])
+			m := funcName.FindStringSubmatch(snippet)
+			if m == nil {
+				t.Errorf("%s: a Go snippet is no Example function:\n%s", heading, snippet)
+				continue
+			}
+			src, ok := examples[m[1]]
+			if !ok {
+				t.Errorf("%s: %s is not an Example of package engine", heading, m[1])
+				continue
+			}
+			i := strings.Index(snippet, "func "+m[1]+"()")
+			if got := strings.TrimSuffix(snippet[i:], "\n"); got != src.text {
+				t.Errorf("%s: README's %s differs from %s:\n--- README\n%s\n--- %s\n%s", heading, m[1], src.file, got, src.file, src.text)
+			}
+			for _, path := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(snippet[:i], -1) {
+				if !imports[src.file][path[1]] {
+					t.Errorf("%s: README's %s imports %q, which %s does not", heading, m[1], path[1], src.file)
+				}
+			}
+		}
+	}
+}
+
+type exampleSource struct{ file, text string }
+
+// exampleSources returns the source of every Example function in this
+// package's test files, from "func" to the closing brace, and the imports of
+// each file.
+func exampleSources(t *testing.T) (map[string]exampleSource, map[string]map[string]bool) {
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := make(map[string]exampleSource)
+	imports := make(map[string]map[string]bool)
+	fset := token.NewFileSet()
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		imports[name] = make(map[string]bool)
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			imports[name][p] = true
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Example") {
+				text := string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset])
+				examples[fd.Name.Name] = exampleSource{file: name, text: text}
+			}
+		}
+	}
+	return examples, imports
 }

@@ -166,3 +166,33 @@ Disallow: /search
 	//
 	// false 6 5 7
 }
+
+// TestRFC9309_DecisionNoRule checks docs/SEMANTICS.md section 4.5: a decision
+// names the rule that decided, and one that no rule of the file made has line
+// 0 and the kind NoRule, which prints as "none" (not "disallow").
+func TestRFC9309_DecisionNoRule(t *testing.T) {
+	r := engine.Compile([]byte("User-agent: *\nDisallow: /private\nAllow: /private/press\nDisallow: /robots\n"), engine.Options{})
+	for _, tc := range []struct {
+		robots *engine.Robots
+		url    string
+		reason engine.Reason
+		line   int
+		kind   engine.RuleKind
+		print  string
+	}{
+		{r, "https://example.com/private/x", engine.ReasonRule, 2, engine.Disallow, "disallow"},
+		{r, "https://example.com/private/press/1", engine.ReasonRule, 3, engine.Allow, "allow"},
+		{r, "https://example.com/public", engine.ReasonNoMatch, 0, engine.NoRule, "none"},
+		{r, "https://example.com/robots.txt", engine.ReasonRobotsTxt, 0, engine.NoRule, "none"},
+		{engine.AllowAll(engine.Options{}), "https://example.com/x", engine.ReasonAllowAll, 0, engine.NoRule, "none"},
+		{engine.DisallowAll(engine.Options{}), "https://example.com/x", engine.ReasonDisallowAll, 0, engine.NoRule, "none"},
+	} {
+		d := tc.robots.Matcher("ExampleBot").Decide(tc.url)
+		if d.Reason != tc.reason || d.Rule.Line != tc.line || d.Rule.Kind != tc.kind || d.Rule.Kind.String() != tc.print {
+			t.Errorf("Decide(%q) = %+v (kind %q), want reason %v, line %d, kind %q", tc.url, d, d.Rule.Kind, tc.reason, tc.line, tc.print)
+		}
+	}
+	if k := (engine.Rule{}).Kind; k != engine.NoRule {
+		t.Errorf("the zero Rule's kind is %v, want NoRule", k)
+	}
+}

@@ -40,3 +40,9 @@ const (
 // Selection is what applies to one crawler, the groups selected for its
 // tokens and their merged rules; it is compile.Selection.
 type Selection = compile.Selection
+
+// DefaultMaxFileSize is the number of bytes of a robots.txt that are read
+// unless Options.MaxFileSize raises it (500 KiB); it is
+// compile.DefaultMaxFileSize. A caller that reads a body itself need not read
+// more.
+const DefaultMaxFileSize = compile.DefaultMaxFileSize
