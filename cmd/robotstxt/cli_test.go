@@ -675,3 +675,60 @@ func TestDump_RulesFirst(t *testing.T) {
 		t.Errorf("google.com: status %d, %d lines for %d rules:\n%.2000s", status, strings.Count(out, "\n"), rules, out)
 	}
 }
+
+// usageLines returns the "robotstxt ..." lines of text, with runs of
+// spaces made one.
+func usageLines(text, prefix string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimPrefix(l, prefix)
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "robotstxt" && !strings.HasPrefix(f[1], "decides") && !strings.HasPrefix(l, " ") {
+			out = append(out, strings.Join(f, " "))
+		}
+	}
+	return out
+}
+
+// TestREADME_CommandLineUsage: the usage lines of README.md's "Command
+// line" section and of doc.go are those that 'robotstxt help' prints, and
+// each command's help starts with its line.
+func TestREADME_CommandLineUsage(t *testing.T) {
+	want := usageLines(usage, "  ")
+	if len(want) != 7 {
+		t.Fatalf("usage has %d command lines:\n%s", len(want), usage)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section, ok := strings.CutPrefix(string(readme[bytes.Index(readme, []byte("\n## Command line\n"))+1:]), "## Command line\n")
+	if !ok {
+		t.Fatal(`README.md has no "## Command line" section`)
+	}
+	if i := strings.Index(section, "\n## "); i >= 0 {
+		section = section[:i]
+	}
+	block, _, _ := strings.Cut(strings.SplitN(section, "```\n", 3)[1], "```")
+	if got := usageLines(block, ""); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("README.md usage:\n%s\nwant (robotstxt help):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := usageLines(string(doc), "//\t"); strings.Join(got[:min(len(got), 7)], "\n") != strings.Join(want, "\n") {
+		t.Errorf("doc.go usage:\n%s\nwant (robotstxt help):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, l := range want[:5] {
+		cmd := strings.Fields(l)[1]
+		if h := commandUsage[cmd]; !strings.HasPrefix(h, "Usage: "+l+"\n") {
+			t.Errorf("help %s starts %q, want %q", cmd, h[:min(len(h), 200)], "Usage: "+l)
+		}
+	}
+	// Every exit status of fetch is in the README's table.
+	for _, s := range []string{"| 0 |", "| 1 |", "| 2 |", "| 3 |"} {
+		if !strings.Contains(section, s) {
+			t.Errorf("README.md's exit status table has no row %q", s)
+		}
+	}
+}

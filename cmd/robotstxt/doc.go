@@ -1,25 +1,62 @@
-// Command robotstxt decides URLs against a robots.txt, lints robots.txt
-// files, and shows what a robots.txt compiles to.
+// Command robotstxt decides URLs against a robots.txt, explains decisions,
+// lints robots.txt files, shows what a robots.txt compiles to, and fetches
+// one as a crawler does.
 //
 // Usage:
 //
-//	robotstxt check --robots FILE --agent TOKEN [--agent TOKEN ...] [--semantics S] [--explain] [--urls FILE] [URL ...]
-//	robotstxt lint [--semantics S] FILE ...
-//	robotstxt dump --robots FILE --agent TOKEN [--agent TOKEN ...] [--semantics S]
-//	robotstxt fetch ...
-//	robotstxt help [COMMAND]
+//	robotstxt check   --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--urls FILE] [URL ...]
+//	robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
+//	robotstxt dump    --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
+//	robotstxt lint    [--semantics S] [--format text|json] FILE ...
+//	robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+//	robotstxt help    [COMMAND]
 //	robotstxt version
 //
 // S is the semantics: rfc9309 (the default), google or koster1996; see
-// SEMANTICS.md. Flags may be written with one or two dashes, and may come
-// before or after the URL arguments; after "--" every argument is a URL.
+// docs/SEMANTICS.md. A FILE of "-" is standard input (--robots, --urls, lint).
+// Flags are written --name VALUE or --name=VALUE (one dash works too), and
+// may come before or after the URL arguments; after "--" every argument is
+// a URL. Every message names flags with two dashes and says what a valid
+// value looks like.
+//
+// # The crawler
+//
+// check, explain and dump decide for the crawler named by its product
+// tokens: every --agent, then the tokens that engine.ProductTokens finds in
+// the --user-agent header ("Mozilla/5.0 (compatible; Googlebot/2.1)" gives
+// Googlebot). By default every group naming any token applies, merged (as
+// Google's library does); with --agent-chain only the groups of the first
+// token that some group names apply (Robots.MatcherChain, Google's
+// documented precedence: pass the tokens most specific first).
+//
+// --agent "" is a valid question: it names no group, so the "*" group
+// applies. A product token is letters, '-' and '_'; a user-agent line of a
+// robots.txt is read up to its first other character ("User-agent:
+// MJ12bot" names MJ). An --agent that is not a product token matches no
+// group, and a warning on standard error says which --agent would obey such
+// lines:
+//
+//	robotstxt: warning: --agent "MJ12bot" is not a product token (letters, '-' and '_'): ... --agent MJ obeys such lines
+//
+// # How the file was read
+//
+// A robots.txt is never an error: it is parsed like any other, its first 500
+// KiB only. When it was not read as a user probably thinks, one warning line
+// on standard error says so, and the decisions and exit status stay those of
+// the file as read:
+//
+//	robotstxt: warning: FILE is UTF-16 text, not UTF-8 as RFC 9309 requires ...
+//	robotstxt: warning: FILE is not a text file (it holds NUL bytes ...) ...
+//	robotstxt: warning: FILE is mostly not UTF-8 (N of M lines) ...
+//	robotstxt: warning: FILE looks like an HTML page (line N), not a robots.txt ...
+//	robotstxt: warning: FILE is longer than 512000 bytes: only the first 512000 bytes (to line N) were read ...
+//	robotstxt: warning: FILE has no user-agent line, so no rule applies to any crawler: every URL is allowed
+//
+// An empty file, or one of comments only, allows everything without a word.
 //
 // # check
 //
-// check decides each URL for the crawler whose product tokens are given with
-// --agent (several tokens of one crawler, such as Googlebot-Image and
-// Googlebot, may be given; every group naming any of them applies). It
-// prints one line per URL, in input order:
+// check prints one line per input line (or argument), in input order:
 //
 //	allowed<TAB>URL
 //	disallowed<TAB>URL
@@ -33,44 +70,69 @@
 // standard input, one a line. Input is streamed: each answer is written as
 // soon as the input has no more lines waiting, so robotstxt check can serve
 // as a co-process. A line's end (LF or CR LF) and spaces and tabs around the
-// URL are dropped; an empty line gives no output. A URL is absolute (it has
-// scheme://) or a path that starts with '/'. Any other line is reported on
-// standard error as
+// URL are dropped. A URL is absolute (it has scheme://) or a path that
+// starts with '/'; an empty line or argument is the empty URL, which is the
+// path "/" (as in Google's library). Anything else is decided all the same,
+// as the semantics reads it (the path starts at its first '/'), and
+// reported on standard error:
 //
-//	robotstxt: line N: not a URL or path: TEXT
+//	robotstxt: line N: not a URL or path: TEXT (decided as the path PATH; write scheme://host/path or /path)
+//	robotstxt: argument N: not a URL or path: TEXT (...)
 //
-// and a line longer than 1 MiB as "robotstxt: line N: too long"; both are
-// skipped and the others are still decided. N counts input lines, or
-// arguments when the URLs are given as arguments.
+// A line longer than 1 MiB cannot be decided: its output line is
+// "error<TAB>" and its first 200 bytes followed by "..." (with --explain, a
+// third field "too long"), and standard error says
+// "robotstxt: line N: too long (more than 1048576 bytes): not decided".
 //
-// # lint
+// # explain
 //
-// lint prints the parser's diagnostics for each FILE, one a line, as
-//
-//	FILE:LINE: KIND: message
-//
-// where KIND is a short name such as unknown-key, typo, missing-colon or
-// line-too-long.
+// explain prints, for each URL argument, a block of lines for people: the
+// matched path, the user-agent lines that selected the groups, the deciding
+// rule and its priority. Arguments are read as check reads them.
 //
 // # dump
 //
-// dump prints the rules that apply to the crawler, merged and normalised, in
-// priority order, the automata they compile to, and a last line
+// dump prints the semantics, the tokens, the selected groups (their
+// user-agent lines) and their merged rules in priority order, one
+// "line N: KIND PATTERN" a line: the first in this order that matches a URL
+// decides it. With --automaton it also prints the automata (the states
+// built so far: they are built as URLs need them) and a last line
 //
 //	automata: N  states: N  classes: N  bytes: N  rules: N
 //
+// # lint
+//
+// lint prints the parser's diagnostics and lint's findings for each FILE,
+// one a line, as
+//
+//	FILE:LINE: KIND: message
+//
+// or, with --format json, one JSON array of {"file", "line", "kind",
+// "message"}. A FILE that cannot be read is reported on standard error and
+// the next one is linted.
+//
+// # fetch
+//
+// fetch fetches the robots.txt that governs SITE_URL as a crawler does
+// (package engine/fetch), prints where the rules came from as
+// "key<TAB>value" lines, then decides each PATH_OR_URL (or SITE_URL itself
+// when none is given but a crawler is) in check's format. A SITE_URL must be
+// absolute: "127.0.0.1:8765" or "example.com" is told to add a scheme.
+//
 // # Exit status
 //
-//	0  check: every URL was decided; lint: no diagnostics
-//	1  check: some line was not decided (not a URL, too long) or the output
-//	   could not be written; lint: there were diagnostics
-//	2  bad usage (unknown command or flag, missing --robots or --agent,
-//	   unknown semantics) or an unreadable robots.txt or URL file (missing,
-//	   unreadable, a directory), with one line on standard error
-//
-// An empty or binary robots.txt is not an error: it is parsed like any
-// other (an empty one allows everything). Only the first 500 KiB of a
-// robots.txt are read, as RFC 9309 allows.
+//	0  check, explain: every URL was a URL or path and was decided;
+//	   dump: printed; lint: no finding; fetch: an answer came (a robots.txt,
+//	   or a 4xx: no robots.txt, everything allowed); help, version
+//	1  check, explain: some line or argument was not a URL or path (it was
+//	   still decided), or a line was too long (not decided); lint: some
+//	   finding; any command: the output could not be written
+//	2  bad usage (unknown command or flag, a missing or bad flag value,
+//	   help for an unknown command), or a robots.txt or URL file that cannot
+//	   be read (missing, unreadable, a directory), with one line on
+//	   standard error; lint reads the other files first
+//	3  fetch: the robots.txt was unreachable (network error, timeout, 429 or
+//	   5xx), so everything is disallowed; the decisions are printed first
 //
 // When standard output is closed early (robotstxt check ... | head -1) the
 // command stops quietly: the operating system ends it with SIGPIPE (status

@@ -23,7 +23,7 @@ const (
 	exampleURLs   = "../../testdata/example/urls.txt"
 )
 
-// exampleExplained is what SEMANTICS.md says about the bundled example for
+// exampleExplained is what docs/SEMANTICS.md says about the bundled example for
 // ExampleBot under RFC9309: its own group replaces '*', the longest match
 // decides, '$' anchors, and /robots.txt is always allowed.
 const exampleExplained = `allowed	https://www.example.com/	-

@@ -32,7 +32,7 @@ func fileWarnings(name string, body []byte, f *compile.File) []string {
 	switch {
 	case isUTF16(body):
 		text = false
-		out = append(out, fmt.Sprintf("%s is UTF-16 text, not UTF-8 as RFC 9309 requires: crawlers read no directive in it and %s (convert it: iconv -f UTF-16 -t UTF-8)", name, readAs))
+		out = append(out, fmt.Sprintf("%s is UTF-16 text, not UTF-8 as RFC 9309 requires, so it is not read as written: %s (convert it: iconv -f UTF-16 -t UTF-8)", name, readAs))
 	case bytes.IndexByte(body, 0) >= 0:
 		text = false
 		out = append(out, fmt.Sprintf("%s is not a text file (it holds NUL bytes, and each line is read only up to its first one): %s", name, readAs))
