@@ -56,7 +56,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runHelp is 'robotstxt help [COMMAND]'.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	switch {
-	case len(args) == 0:
+	case len(args) == 0 || (len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help")):
 		io.WriteString(stdout, usage)
 		return exitOK
 	case len(args) > 1:
@@ -226,7 +226,11 @@ func (c *crawlerFlags) warnings(stderr io.Writer) {
 	}
 	if c.userAgent != nil {
 		if toks := engine.ProductTokens(*c.userAgent); len(toks) == 0 {
-			warn(stderr, `--user-agent %s names no crawler (no product token such as Googlebot in it): only "*" groups can apply`, quoteArg(*c.userAgent))
+			then := `only "*" groups can apply`
+			if len(c.agents) > 0 {
+				then = "it adds no token to those of --agent"
+			}
+			warn(stderr, "--user-agent %s names no crawler (no product token such as Googlebot in it): %s", quoteArg(*c.userAgent), then)
 		}
 	}
 }

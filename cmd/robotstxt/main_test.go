@@ -307,7 +307,7 @@ func TestHelp(t *testing.T) {
 	if status != 2 || out != "" || !strings.Contains(errs, "Usage:") {
 		t.Errorf("no arguments: status %d, stdout %q, stderr %q", status, out, errs)
 	}
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "check"}, {"help", "fetch"}, {"help", "help"}, {"check", "-h"}, {"lint", "--help"}, {"dump", "-h"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "check"}, {"help", "fetch"}, {"help", "help"}, {"help", "--help"}, {"check", "-h"}, {"lint", "--help"}, {"dump", "-h"}} {
 		status, out, errs := cli(t, "", args...)
 		if status != 0 || errs != "" || !strings.Contains(out, "Usage:") {
 			t.Errorf("%v: status %d, stdout %q, stderr %q", args, status, out, errs)
