@@ -124,11 +124,6 @@ type Set struct {
 	// index maps the automaton's pattern numbers (the patterns it kept, in
 	// rank order) to indexes in the slice given to Compile.
 	index []int32
-	// rankToIndex maps a rank (0 = highest priority) to the index of the
-	// pattern in the slice given to Compile; patterns are in rank order.
-	// Both serve String.
-	rankToIndex []int32
-	patterns    []Pattern
 }
 
 // Transition values: a value with specialBit clear is the premultiplied
@@ -148,6 +143,7 @@ type dfa struct {
 	prog
 	cur    atomic.Pointer[gen]
 	clears atomic.Int64 // generations started because one was full
+	held   atomic.Int64 // the current generation's bytes, for Bytes
 }
 
 // Compile prepares the automaton for patterns. It never fails, and costs
@@ -167,10 +163,9 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	slices.SortStableFunc(order, func(a, b int32) int {
 		return cmp.Compare(patterns[b].Priority, patterns[a].Priority)
 	})
-	s := &Set{rankToIndex: order, patterns: make([]Pattern, len(patterns))}
+	s := &Set{}
 	ranked := make([]rankedPattern, 0, len(patterns))
 	for r, i := range order {
-		s.patterns[r] = patterns[i]
 		p := simplify(patterns[i], i)
 		p.rank = int32(r)
 		// A pattern with an End byte never matches: no input gets past one.
@@ -219,6 +214,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	d.init(ranked, budget, opts.Escape, opts.End)
 	g, _ := d.prog.newGen(nil, 0, nil)
 	d.cur.Store(g)
+	d.held.Store(int64(g.bytes))
 	s.d = d
 	return s
 }
@@ -241,11 +237,13 @@ func (d *dfa) init(ps []rankedPattern, budget int, escape, end string) {
 		}
 	}
 	all := make([]byte, 0, n)
+	p.ends = make([]uint64, (n+63)/64)
 	p.starts = make([]int32, 0, len(ps)+1)
 	p.anch = make([]bool, len(ps))
 	for k, q := range ps {
 		p.starts = append(p.starts, int32(len(all)))
 		all = append(all, q.bytes...)
+		p.ends[len(all)>>6] |= 1 << (len(all) & 63)
 		all = append(all, 0) // the end item
 		p.anch[k] = q.anchored
 	}
@@ -497,7 +495,7 @@ func (s *Set) Answer(i int, r Run) Answer {
 
 // Stats describes the size of a Set.
 type Stats struct {
-	Patterns int
+	Patterns int // patterns kept (duplicates and patterns that cannot match left out)
 	Automata int
 	States   int   // states built so far (in the current cache)
 	Classes  int   // byte classes
@@ -507,7 +505,7 @@ type Stats struct {
 
 // Stats returns the size of s, states built so far included.
 func (s *Set) Stats() Stats {
-	st := Stats{Patterns: len(s.patterns), Bytes: 4 * (len(s.index) + len(s.rankToIndex))}
+	st := Stats{Patterns: len(s.index), Bytes: 4 * len(s.index)}
 	if d := s.d; d != nil {
 		g := d.cur.Load()
 		g.mu.Lock()
@@ -516,25 +514,39 @@ func (s *Set) Stats() Stats {
 		g.mu.Unlock()
 		st.Automata = 1
 		st.Classes = int(d.nclass)
-		st.Bytes += len(d.all) + 5*len(d.starts) + 3*256
+		st.Bytes += d.progBytes()
 		st.Clears = d.clears.Load()
 	}
 	return st
 }
 
-// String dumps the patterns in priority order and the states built so far,
-// in the order they were built.
+// Bytes returns the memory s holds, states built so far included: what
+// Stats reports as Bytes, without its lock (two atomic loads), so that a
+// cache of compiled sets can charge each its growth.
+func (s *Set) Bytes() int {
+	n := 4 * len(s.index)
+	if d := s.d; d != nil {
+		n += d.progBytes() + int(d.held.Load())
+	}
+	return n
+}
+
+func (p *prog) progBytes() int { return len(p.all) + 8*len(p.ends) + 5*len(p.starts) + 3*256 }
+
+// String dumps the patterns the automaton keeps (simplified, duplicates and
+// patterns that cannot match left out), best first, and the states built so
+// far, in the order they were built.
 func (s *Set) String() string {
 	var b strings.Builder
-	for r, p := range s.patterns {
-		anchor := ""
-		if p.Anchored {
-			anchor = " (anchored)"
+	if d := s.d; d != nil {
+		for k, index := range s.index {
+			anchor := ""
+			if d.anch[k] {
+				anchor = " (anchored)"
+			}
+			fmt.Fprintf(&b, "pattern #%d: %q%s\n", index, d.all[d.starts[k]:d.starts[k+1]-1], anchor)
 		}
-		fmt.Fprintf(&b, "pattern %d: %q%s priority %d (index %d)\n", r, p.Bytes, anchor, p.Priority, s.rankToIndex[r])
-	}
-	if s.d != nil {
-		s.d.dump(&b, s)
+		d.dump(&b, s)
 	}
 	return b.String()
 }

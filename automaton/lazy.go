@@ -12,12 +12,13 @@ import (
 //
 // Positions ("items") are numbered pattern after pattern in rank order: each
 // pattern contributes one item per byte and one final item, so sorting item
-// numbers sorts by rank, then by position. Item it of the pattern of rank r
-// is all[it]; it is that pattern's end item when it+1 == starts[r+1].
+// numbers sorts by rank, then by position. Item it is all[it], or the end
+// item of its pattern when bit it of ends is set.
 type prog struct {
-	all     string  // the patterns' bytes, each followed by a placeholder for its end item
-	starts  []int32 // starts[r]: the first item of rank r; starts[n] = len(all)
-	anch    []bool  // anch[r]: the pattern of rank r is anchored
+	all     string   // the patterns' bytes, each followed by a placeholder for its end item
+	ends    []uint64 // a bit per item: set for end items
+	starts  []int32  // starts[r]: the first item of rank r; starts[n] = len(all)
+	anch    []bool   // anch[r]: the pattern of rank r is anchored
 	classes [256]uint8
 	// fast is classes with the Escape bytes mapped to the escape class,
 	// whose cells hold escapeState; hasFast is false when there are Escape
@@ -52,16 +53,15 @@ func (p *prog) rank(it int32) int32 {
 	return int32(lo)
 }
 
-// item returns the rank and kind of item it.
-func (p *prog) item(it int32) (r int32, kind uint8) {
-	r = p.rank(it)
+// kind returns the kind of item it.
+func (p *prog) kind(it int32) uint8 {
 	switch {
-	case it+1 == p.starts[r+1]:
-		return r, itemEnd
+	case p.ends[it>>6]&(1<<(it&63)) != 0:
+		return itemEnd
 	case p.all[it] == Wildcard:
-		return r, itemStar
+		return itemStar
 	}
-	return r, itemLiteral
+	return itemLiteral
 }
 
 // Row layout: one cell per byte class, then three cells of answers.
@@ -109,8 +109,10 @@ type gen struct {
 	// s0 is deadState when the answer is already final.
 	s0, best0 uint32
 
-	mu    sync.Mutex // guards everything below and writes to tab's cells
-	bytes int        // memory held, as counted against prog.budget
+	mu sync.Mutex // guards everything below and writes to tab's cells
+	// bytes is the memory held, as counted against prog.budget (account);
+	// psetBytes the star sets' share of it.
+	bytes, psetBytes int
 
 	// Star sets, interned: pindex is open addressing over their hashes
 	// (id+1, 0 empty).
@@ -132,11 +134,22 @@ type gen struct {
 	tnext, newStars, pstars []int32
 }
 
-// Memory counted per state and per star set beyond their slices' items.
+// Memory counted per state and per star set beyond their slices' items,
+// for fits, and of a generation's fixed parts.
 const (
 	stateOverhead   = 4 + 4 + 4 + 8 + 2*4 // pid, accs, off, hashes, two index slots
-	starSetOverhead = 3*24 + 8 + 2*4      // slice headers, phash, two pindex slots
+	starSetOverhead = 3 * 24              // its slice headers
+	genOverhead     = 256                 // the gen and table structs, slice headers
 )
+
+// account counts again the memory g holds: every slice at its capacity.
+func (g *gen) account() {
+	n := genOverhead + g.psetBytes + 24*cap(g.psets)
+	n += 4 * (cap(g.pid) + cap(g.accs) + cap(g.off) + cap(g.arena) + len(g.index) + len(g.pindex) + len(g.tab.Load().cells))
+	n += 4 * (cap(g.tnext) + cap(g.newStars) + cap(g.pstars))
+	n += 8 * (cap(g.hashes) + cap(g.phash))
+	g.bytes = n
+}
 
 // newGen returns a generation holding the start state and, when stars is
 // not nil, the state (stars, acc, t) (a successor computed in an older
@@ -185,10 +198,9 @@ func (g *gen) begin() {
 // add puts item it into the successor being built and returns acc updated
 // with the pattern it completes, if any.
 func (g *gen) add(p *prog, it int32, acc uint32) uint32 {
-	r, kind := p.item(it)
-	switch kind {
+	switch p.kind(it) {
 	case itemEnd:
-		if !p.anch[r] {
+		if r := p.rank(it); !p.anch[r] {
 			// The pattern stays alive (its stars keep looping): dropping
 			// it would split every family of states after each
 			// completion, and the scan tracks the best answer itself.
@@ -216,10 +228,8 @@ func (g *gen) successor(p *prog, k int32, c uint32) (int32, uint32) {
 		}
 	}
 	for _, it := range g.tset(k) {
-		if it+1 < int32(len(p.all)) && uint32(p.classes[p.all[it]]) == c {
-			if _, kind := p.item(it); kind == itemLiteral {
-				acc = g.add(p, it+1, acc)
-			}
+		if uint32(p.classes[p.all[it]]) == c && p.kind(it) == itemLiteral {
+			acc = g.add(p, it+1, acc)
 		}
 	}
 	return g.pid[k], acc
@@ -266,12 +276,15 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 	t := g.tnext
 	slices.Sort(t)
 	t = slices.Compact(t)
-	out := t[:0]
-	for _, it := range t {
-		if j, _ := slices.BinarySearch(stars, it); j < len(stars) && stars[j] < p.starts[p.rank(it)+1] {
-			continue // a later star of its pattern
+	out := t
+	if len(stars) > 0 {
+		out = t[:0]
+		for _, it := range t {
+			if j, _ := slices.BinarySearch(stars, it); j < len(stars) && stars[j] < p.starts[p.rank(it)+1] {
+				continue // a later star of its pattern
+			}
+			out = append(out, it)
 		}
-		out = append(out, it)
 	}
 	g.tnext = out
 	if len(out) == 0 && len(stars) == 0 && acc == 0 {
@@ -296,8 +309,8 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 	if 2*len(g.pid) > len(g.index) {
 		g.index = rehash(g.index, g.hashes)
 	}
-	g.bytes += stateOverhead + 4*len(out)
 	g.addRow(p, k, out, stars, acc)
+	g.account()
 	return g.value(p, k)
 }
 
@@ -312,7 +325,6 @@ func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
 		n := max(need, len(tab.cells)+len(tab.cells)/2, 4*int(p.stride))
 		cells := make([]uint32, n)
 		copy(cells, tab.cells)
-		g.bytes += 4 * (n - len(tab.cells))
 		tab = &table{cells: cells}
 		defer g.tab.Store(tab) // after the row is written
 	}
@@ -326,15 +338,17 @@ func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
 	if p.endClass >= 0 {
 		row[p.endClass] = endState
 	}
+	// Items are numbered in rank order: the first of each set is its best.
 	eoi, minRank := uint32(0), noAlive
 	if len(stars) > 0 {
 		minRank = uint32(p.rank(stars[0])) + 1
 	}
+	if len(t) > 0 {
+		minRank = min(minRank, uint32(p.rank(t[0]))+1)
+	}
 	for _, it := range t {
-		r, kind := p.item(it)
-		minRank = min(minRank, uint32(r)+1)
-		if kind == itemEnd { // only anchored ends are kept in a set
-			eoi = better(eoi, uint32(r)+1)
+		if p.kind(it) == itemEnd { // only anchored ends are kept in a set
+			eoi = better(eoi, uint32(p.rank(it))+1)
 		}
 	}
 	row[p.nclass+colEOI] = eoi
@@ -395,7 +409,11 @@ func (g *gen) internStars(p *prog, stars []int32) int32 {
 	if 2*len(g.psets) > len(g.pindex) {
 		g.pindex = rehash(g.pindex, g.phash)
 	}
-	g.bytes += starSetOverhead + 8*len(stars) + len(ps.classes)
+	g.psetBytes += starSetOverhead + 4*cap(ps.stars) + cap(ps.classes)
+	for _, a := range ps.adv {
+		g.psetBytes += 4 * cap(a)
+	}
+	g.account()
 	return id
 }
 
@@ -447,6 +465,9 @@ func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
 		t := g.finish(p, q, acc)
 		cells = g.tab.Load().cells
 		atomic.StoreUint32(&cells[s+c], t)
+		if d.cur.Load() == g {
+			d.held.Store(int64(g.bytes))
+		}
 		g.mu.Unlock()
 		return g, cells, t
 	}
@@ -458,7 +479,9 @@ func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
 	}
 	n, t := p.newGen(stars, acc, g.tnext)
 	g.mu.Unlock()
-	d.cur.CompareAndSwap(g, n)
+	if d.cur.CompareAndSwap(g, n) {
+		d.held.Store(int64(n.bytes))
+	}
 	d.clears.Add(1)
 	return n, n.tab.Load().cells, t
 }

@@ -467,7 +467,32 @@ func Parse(body []byte, opts Options) *File {
 	res := b.sc.scan(s, len(body) > limit)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
+	b.compactRules()
 	return b.f
+}
+
+// compactRules moves the groups' rules into one slice of their exact size
+// when the estimate left much of b.rules unused (comments, blank lines,
+// user-agent lines): a parsed file is kept, in a crawler's cache, far
+// longer than parsing takes.
+func (b *builder) compactRules() {
+	n := 0
+	for _, g := range b.f.Groups {
+		n += len(g.Rules)
+	}
+	if n >= cap(b.rules)*3/4 {
+		return
+	}
+	rules := make([]Rule, 0, n)
+	for i := range b.f.Groups {
+		g := &b.f.Groups[i]
+		if len(g.Rules) > 0 {
+			from := len(rules)
+			rules = append(rules, g.Rules...)
+			g.Rules = rules[from:len(rules):len(rules)]
+		}
+	}
+	b.rules = nil
 }
 
 // builder is the Handler Parse uses to build a File.

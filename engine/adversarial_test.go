@@ -79,17 +79,17 @@ const childEnv = "ROBOTSTXT_ADVERSARIAL_CHILD"
 // childPhasePrefix + phase + " " + JSON, so that the parent can say which
 // phase passed the watchdog and still check what the finished ones measured.
 type childResult struct {
-	Phase          string // the last phase done: "compiled", "decided" or "compared"
-	CompileNS      int64
-	TotalAlloc     uint64 // bytes allocated by compile and matcher
-	HeapInuse      int64  // heap in use after a GC, more than before the compile
-	Stats          engine.Stats
-	LongDecideNS   int64    // mean over the long URLs of one decision each (information only, never asserted)
-	AllocFailures  []string // decisions that allocated, their states built
-	Thrashed       int      // URLs whose states did not fit in the cache at once
-	Compared       int      // decisions compared with the reference
-	Skipped        int      // URLs too costly for the reference
-	Disagreements  []string
+	Phase         string // the last phase done: "compiled", "decided" or "compared"
+	CompileNS     int64
+	TotalAlloc    uint64 // bytes allocated by compile and matcher
+	HeapInuse     int64  // heap in use after a GC, more than before the compile
+	Stats         engine.Stats
+	LongDecideNS  int64    // mean over the long URLs of one decision each (information only, never asserted)
+	AllocFailures []string // decisions that allocated, their states built
+	Thrashed      int      // URLs whose states did not fit in the cache at once
+	Compared      int      // decisions compared with the reference
+	Skipped       int      // URLs too costly for the reference
+	Disagreements []string
 }
 
 // The phases of a child, in order.
@@ -411,7 +411,7 @@ func TestAdversarial_Truncation(t *testing.T) {
 }
 
 // TestAdversarial_LineEndings: the same rules decide alike whatever ends
-// their lines (SEMANTICS.md section 1).
+// their lines (docs/SEMANTICS.md section 1.1).
 func TestAdversarial_LineEndings(t *testing.T) {
 	byName := map[string]gen.Case{}
 	for _, c := range adversarialCases() {

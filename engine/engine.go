@@ -59,9 +59,10 @@ type Options struct {
 // Robots is a compiled robots.txt. It is immutable and safe for concurrent
 // use; its matchers are built on first use and cached.
 type Robots struct {
-	file  *compile.File
-	opts  Options
-	fixed Reason // ReasonAllowAll or ReasonDisallowAll for the fixed answers, else 0
+	file      *compile.File
+	opts      Options
+	fixed     Reason // ReasonAllowAll or ReasonDisallowAll for the fixed answers, else 0
+	fileBytes int    // what the parsed file holds (Bytes)
 
 	mu       sync.Mutex                              // serialises cache writes
 	matchers atomic.Pointer[map[string]*matcherOnce] // copy-on-write cache
@@ -86,7 +87,53 @@ type matcherOnce struct {
 // the parser did not understand is in File().Diagnostics.
 func Compile(body []byte, opts Options) *Robots {
 	f := compile.Parse(body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize})
-	return &Robots{file: f, opts: opts}
+	return &Robots{file: f, opts: opts, fileBytes: fileBytes(f)}
+}
+
+// Sizes of the parsed file's records, for Bytes (64-bit platforms).
+const (
+	sizeofRule      = 48
+	sizeofAgent     = 40
+	sizeofExtension = 40
+	sizeofGroup     = 72
+	sizeofSitemap   = 24
+	sizeofDiag      = 48
+	sizeofMatcher   = 160 // a Matcher, its cache entry and its Set
+)
+
+// fileBytes estimates the memory f holds: one copy of the body (every
+// value is a substring of it), the records, and the patterns that
+// normalising rewrote.
+func fileBytes(f *compile.File) int {
+	n := f.Size + sizeofGroup*len(f.Groups) + sizeofSitemap*len(f.Sitemaps)
+	for _, g := range f.Groups {
+		n += sizeofAgent*len(g.Agents) + sizeofExtension*len(g.Extensions) + sizeofRule*len(g.Rules)
+		for _, r := range g.Rules {
+			if r.Pattern != r.Value {
+				n += len(r.Pattern)
+			}
+		}
+	}
+	for _, d := range f.Diagnostics {
+		n += sizeofDiag + len(d.Message)
+	}
+	return n
+}
+
+// Bytes returns the memory r holds: the parsed file and its cached
+// matchers, with the states their automata have built so far. It grows as
+// decisions build states (each automaton at most Options.CacheBytes), so a
+// cache of compiled files can charge each what it holds. It takes no lock.
+func (r *Robots) Bytes() int {
+	n := r.fileBytes
+	if mp := r.matchers.Load(); mp != nil {
+		for _, e := range *mp {
+			if e.done.Load() {
+				n += e.m.Bytes()
+			}
+		}
+	}
+	return n
 }
 
 // AllowAll returns a Robots that allows every URL, as for a robots.txt that

@@ -9,6 +9,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/fuzz"
+	"github.com/seed-275a9bd5/robotstxt/internal/gen"
 )
 
 // runTable runs the engine-independent conformance table (the JSON table
@@ -56,7 +57,7 @@ func TestEngineMatchesReference_TableBodies(t *testing.T) {
 }
 
 // TestRFC9309_RobotsTxtAlwaysAllowed: RFC 9309 section 2.2.? "/robots.txt"
-// is implicitly allowed; SEMANTICS 4.
+// is implicitly allowed; docs/SEMANTICS.md section 4.2.
 func TestRFC9309_RobotsTxtAlwaysAllowed(t *testing.T) {
 	body := []byte("User-agent: *\nDisallow: /\n")
 	for _, u := range []string{"/robots.txt", "http://example.com/robots.txt", "/robots%2Etxt"} {
@@ -75,7 +76,7 @@ func TestRFC9309_RobotsTxtAlwaysAllowed(t *testing.T) {
 }
 
 // TestGoogle_IndexHTM: Google's library lets "Allow: /d/index.html" allow
-// "/d/" exactly; SEMANTICS 4.
+// "/d/" exactly; docs/SEMANTICS.md section 4.3.
 func TestGoogle_IndexHTM(t *testing.T) {
 	r := engine.Compile([]byte("User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n"), engine.Options{Semantics: engine.Google})
 	m := r.Matcher("bot")
@@ -167,8 +168,12 @@ func TestMatcherCacheBounded(t *testing.T) {
 			t.Fatal("wrong decision past the cache bound")
 		}
 	}
-	if r.Matcher("Googlebot") != r.Matcher("Googlebot") && r.Matcher("Googlebot") == nil {
-		t.Fatal("nil matcher")
+	// Past the bound, a token not cached still gets its own group: the
+	// Googlebot group does not disallow /private/.
+	for i := 0; i < 3; i++ {
+		if !r.Allowed("Googlebot", "/private/x") || r.Allowed(fmt.Sprintf("bot%d", i), "/private/x") {
+			t.Fatal("a matcher built past the cache bound selected the wrong group")
+		}
 	}
 }
 
@@ -182,7 +187,7 @@ func TestMatcher_String(t *testing.T) {
 }
 
 // TestRFC9309_DecidePathEndsAtFragment: the path is path + params + query,
-// never the fragment (SEMANTICS 3), so DecidePath stops at '#' as Decide
+// never the fragment (docs/SEMANTICS.md section 3.3), so DecidePath stops at '#' as Decide
 // does, in every semantics. Google's automata stop at the '#' themselves
 // (automaton.Options.End); the others cut the path first.
 func TestRFC9309_DecidePathEndsAtFragment(t *testing.T) {
@@ -229,5 +234,52 @@ func TestMatcher_SameMatcherPerAgent(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(100, func() { r.Allowed("Googlebot", "/a"); r.Allowed("bingbot", "/a") }); a != 0 {
 		t.Errorf("Allowed with alternating cached agents allocates %v", a)
+	}
+}
+
+// TestConcurrentLazyStates decides different URL streams from 8 goroutines
+// on one fresh matcher, so that they build its states at the same time (and,
+// with a small cache, clear it under each other), and compares every answer
+// with the reference matcher. Run with -race: the scan reads transitions
+// that other goroutines are writing.
+func TestConcurrentLazyStates(t *testing.T) {
+	const goroutines = 8
+	files, urlsPer := 12, 150
+	if testing.Short() {
+		files, urlsPer = 4, 60
+	}
+	for f := 0; f < files; f++ {
+		body := gen.Robots(40+f*25, int64(f), true)
+		urls := gen.URLs(body, goroutines*urlsPer, int64(f))
+		for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
+			want := make([]fuzz.Result, len(urls))
+			for i, u := range urls {
+				want[i] = fuzz.Decide(body, []string{"Googlebot"}, u, sem)
+			}
+			for _, cache := range []int{0, 2 << 10} {
+				m := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: cache}).Matcher("Googlebot")
+				var wg sync.WaitGroup
+				for g := 0; g < goroutines; g++ {
+					wg.Add(1)
+					go func(g int) {
+						defer wg.Done()
+						bad := 0
+						// Each goroutine starts at another place of the list and
+						// walks it with its own stride: different streams.
+						for k := 0; k < len(urls); k++ {
+							i := (g*len(urls)/goroutines + k*(2*g+1)) % len(urls)
+							got := m.Decide(urls[i])
+							if got.Allowed != want[i].Allowed || got.Rule.Line != want[i].Line {
+								if bad++; bad <= 3 {
+									t.Errorf("file %d %s cache %d goroutine %d: Decide(%q) = allowed %v line %d, reference allowed %v line %d",
+										f, sem, cache, g, urls[i], got.Allowed, got.Rule.Line, want[i].Allowed, want[i].Line)
+								}
+							}
+						}
+					}(g)
+				}
+				wg.Wait()
+			}
+		}
 	}
 }

@@ -18,16 +18,21 @@ type Matcher struct {
 	tokens []string
 	// refs[i] is what pattern i of set stands for.
 	refs []ref
-	set  *automaton.Set
+	// htm holds the patterns of Google's synthetic index.htm rules
+	// (directory + "$"), which no rule of the file has.
+	htm []string
+	set *automaton.Set
 }
 
-// ref ties an automaton pattern to its rule.
+// ref ties an automaton pattern to its rule: sel.Rules[rule], or, when htm
+// is not noHTM, Google's index.htm allow derived from it (pattern
+// htm[htm]). It is small: a compiled file is kept in caches by the
+// thousand.
 type ref struct {
-	rule    Rule
-	reason  Reason // ReasonRule, or ReasonIndexHTM for Google's synthetic allow
-	pattern string // the pattern as the priority counts it (with a final '$')
-	prio    uint64
+	rule, htm int32
 }
+
+const noHTM = -1
 
 // Priority returns the priority of a rule in semantics sem: the one place
 // where precedence is decided. order is the rule's position in file order
@@ -73,22 +78,13 @@ func (r *Robots) build(tokens []string) *Matcher {
 		}
 		prio := Priority(m.sem, rule.Kind, len(rule.Pattern), order)
 		pats = append(pats, automaton.Pattern{Bytes: p, Anchored: anchored, Priority: prio})
-		m.refs = append(m.refs, ref{
-			rule:    Rule{Line: rule.Line, Kind: rule.Kind, Pattern: rule.Pattern, Value: rule.Value},
-			reason:  ReasonRule,
-			pattern: rule.Pattern,
-			prio:    prio,
-		})
+		m.refs = append(m.refs, ref{rule: int32(order), htm: noHTM})
 		if m.sem == Google && rule.Kind == compile.Allow {
 			if dir, ok := indexHTMDir(rule.Pattern); ok {
 				prio := Priority(m.sem, compile.Allow, len(dir)+1, order)
 				pats = append(pats, automaton.Pattern{Bytes: dir, Anchored: true, Priority: prio})
-				m.refs = append(m.refs, ref{
-					rule:    Rule{Line: rule.Line, Kind: compile.Allow, Pattern: dir + "$", Value: rule.Value},
-					reason:  ReasonIndexHTM,
-					pattern: dir + "$",
-					prio:    prio,
-				})
+				m.refs = append(m.refs, ref{rule: int32(order), htm: int32(len(m.htm))})
+				m.htm = append(m.htm, dir+"$")
 			}
 		}
 	}
@@ -102,6 +98,16 @@ func (r *Robots) build(tokens []string) *Matcher {
 	}
 	m.set = automaton.Compile(pats, opts)
 	return m
+}
+
+// ruleOf returns the rule behind rf, the reason it decides for, and the
+// pattern it matches with (Google's index.htm allow: the directory and '$').
+func (m *Matcher) ruleOf(rf ref) (*compile.Rule, Reason, string) {
+	rule := &m.sel.Rules[rf.rule]
+	if rf.htm != noHTM {
+		return rule, ReasonIndexHTM, m.htm[rf.htm]
+	}
+	return rule, ReasonRule, rule.Pattern
 }
 
 // indexHTMDir implements Google's index.htm rule: an allow pattern whose last
@@ -185,7 +191,7 @@ func (m *Matcher) Allowed(url string) bool {
 		return true
 	}
 	idx := m.find(m.span(url))
-	return idx < 0 || m.refs[idx].rule.Kind == compile.Allow
+	return idx < 0 || m.sel.Rules[m.refs[idx].rule].Kind == compile.Allow
 }
 
 // DecidePath decides an already-extracted path (path + params + query); it
@@ -220,8 +226,12 @@ func (m *Matcher) decision(idx int) Decision {
 	case foundRobotsTxt:
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	rf := &m.refs[idx]
-	return Decision{Allowed: rf.rule.Kind == compile.Allow, Rule: rf.rule, Reason: rf.reason}
+	rule, reason, pattern := m.ruleOf(m.refs[idx])
+	return Decision{
+		Allowed: rule.Kind == compile.Allow,
+		Rule:    Rule{Line: rule.Line, Kind: rule.Kind, Pattern: pattern, Value: rule.Value},
+		Reason:  reason,
+	}
 }
 
 // find returns the index of the pattern that decides path (slash: a '/'
@@ -322,6 +332,19 @@ func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) 
 // file order. It is shared: callers must not modify it.
 func (m *Matcher) Selection() compile.Selection { return m.sel }
 
+// Bytes returns the memory m holds beyond the parsed file: its rule table
+// and its automaton, states built so far included. It takes no lock.
+func (m *Matcher) Bytes() int {
+	n := sizeofMatcher + 8*len(m.refs) + m.set.Bytes()
+	for _, h := range m.htm {
+		n += 16 + len(h)
+	}
+	if len(m.sel.Groups) > 1 { // the merged rules are a copy
+		n += sizeofRule * len(m.sel.Rules)
+	}
+	return n
+}
+
 // Stats describes a matcher's automaton.
 type Stats struct {
 	Rules    int // merged rules
@@ -348,20 +371,26 @@ func (m *Matcher) String() string {
 		fmt.Fprintf(&b, " (%s)", m.fixed)
 	}
 	b.WriteString("\n")
-	// Rules in priority order: the automaton dump lists them so.
-	order := make([]int, len(m.refs))
-	for i := range order {
-		order[i] = i
+	// Rules in priority order, as the automaton numbers them.
+	type line struct {
+		rule    compile.Rule
+		htm     bool
+		pattern string
+		prio    uint64
 	}
-	sort.SliceStable(order, func(a, b int) bool { return m.refs[order[a]].prio > m.refs[order[b]].prio })
+	lines := make([]line, len(m.refs))
+	for i, rf := range m.refs {
+		rule, reason, pattern := m.ruleOf(rf)
+		lines[i] = line{*rule, reason == ReasonIndexHTM, pattern, Priority(m.sem, rule.Kind, len(pattern), int(rf.rule))}
+	}
+	sort.SliceStable(lines, func(a, b int) bool { return lines[a].prio > lines[b].prio })
 	b.WriteString("rules in priority order:\n")
-	for _, i := range order {
-		rf := m.refs[i]
+	for _, l := range lines {
 		extra := ""
-		if rf.reason == ReasonIndexHTM {
+		if l.htm {
 			extra = " (index.htm)"
 		}
-		fmt.Fprintf(&b, "  line %d: %s %s%s\n", rf.rule.Line, rf.rule.Kind, rf.pattern, extra)
+		fmt.Fprintf(&b, "  line %d: %s %s%s\n", l.rule.Line, l.rule.Kind, l.pattern, extra)
 	}
 	b.WriteString(m.set.String())
 	return b.String()

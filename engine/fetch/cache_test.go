@@ -3,7 +3,10 @@ package fetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/gen"
 )
 
 // switchable is a handler whose status and headers a test changes between
@@ -392,7 +396,7 @@ func TestCache_LRUBytes(t *testing.T) {
 	body := robotsBody + strings.Repeat("# padding\n", 1000) // 10 KB
 	s := newServer(t, serveRobots(200, body))
 	tr := routingTransport(s.Listener.Addr().String())
-	per := int64(EntryOverhead + len("http://a.test") + len(body))
+	per := int64(EntryOverhead + len("http://a.test") + engine.Compile([]byte(body), engine.Options{}).Bytes())
 	c := New(Options{MaxBytes: 2*per + per/2, HTTPClient: &http.Client{Transport: tr}})
 	for _, h := range []string{"a", "b", "c"} {
 		lookup(t, c, "http://"+h+".test/")
@@ -410,6 +414,59 @@ func TestCache_LRUBytes(t *testing.T) {
 	if st := c.Stats(); st.Entries != 0 || st.Bytes != 0 {
 		t.Errorf("Stats = %+v", st)
 	}
+}
+
+// TestCache_BytesBoundHoldsMemory fills a cache with large files and
+// decides many URLs on each, so that their automata build states after the
+// files were cached, and checks that the cache stays within MaxBytes both
+// as it counts and as the Go heap measures it (runtime.MemStats).
+func TestCache_BytesBoundHoldsMemory(t *testing.T) {
+	const maxBytes = 6 << 20
+	hosts, urlsPer := 80, 400
+	if testing.Short() {
+		hosts, urlsPer = 30, 150
+	}
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		seed, _ := strconv.Atoi(strings.TrimSuffix(r.Host, ".test")[1:])
+		w.Write(gen.Robots(3000, int64(seed), true))
+	})
+	tr := routingTransport(s.Listener.Addr().String())
+	c := New(Options{MaxBytes: maxBytes, HTTPClient: &http.Client{Transport: tr}})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ctx := context.Background()
+	peak := int64(0)
+	for h := 0; h < hosts; h++ {
+		host := fmt.Sprintf("http://h%d.test", h)
+		urls := gen.URLs(gen.Robots(3000, int64(h), true), urlsPer, int64(h))
+		for _, u := range urls {
+			if _, _, err := c.Allowed(ctx, "Googlebot", host+u); err != nil {
+				t.Fatal(err)
+			}
+		}
+		peak = max(peak, c.Stats().Bytes)
+	}
+	tr.CloseIdleConnections() // the connections' buffers are not the cache's
+	s.CloseClientConnections()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	st := c.Stats()
+	t.Logf("%d hosts: cache counts %d entries, %.1f MiB (peak %.1f MiB); heap grew %.1f MiB; MaxBytes %.1f MiB",
+		hosts, st.Entries, float64(st.Bytes)/(1<<20), float64(peak)/(1<<20), float64(held)/(1<<20), float64(maxBytes)/(1<<20))
+	if peak > maxBytes {
+		t.Errorf("the cache counted %d bytes, more than MaxBytes %d", peak, maxBytes)
+	}
+	// The heap also holds what the test and net/http keep (connections,
+	// buffers): a MiB of slack, and a quarter for what Bytes estimates.
+	if limit := int64(maxBytes)*5/4 + 1<<20; held > limit {
+		t.Errorf("the heap grew by %d bytes with the cache full, more than %d: the cache's count misses memory", held, limit)
+	}
+	if st.Entries == hosts {
+		t.Errorf("no entry was evicted: the test does not fill the cache")
+	}
+	runtime.KeepAlive(c)
 }
 
 // TestCache_KeyCanonical checks that differently written URLs of one site

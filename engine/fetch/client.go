@@ -1,4 +1,4 @@
-// Package fetch is the access method of robots.txt (SEMANTICS.md section 5):
+// Package fetch is the access method of robots.txt (docs/SEMANTICS.md section 5):
 // it finds the robots.txt that governs a URL, fetches it over HTTP, compiles
 // it with engine.Compile, and caches the result, so that a crawler can ask
 // "may I fetch this URL?" in one call.
@@ -24,8 +24,9 @@
 //   - Koster1996 semantics only: 401 and 403 disallow everything
 //     (ForbiddenDefault), and a fetched file stays fresh for 7 days.
 //
-// The cache is bounded in entries and in bytes (robots.txt body sizes plus a
-// fixed overhead per entry) and evicts the least recently used entry.
+// The cache is bounded in entries and in bytes (what each compiled file
+// holds, counted again as its decisions build states, plus a fixed overhead
+// per entry) and evicts the least recently used entry.
 package fetch
 
 import (
@@ -101,15 +102,16 @@ const (
 	// thousands of hosts in flight.
 	DefaultMaxEntries = 10000
 
-	// DefaultMaxBytes bounds the bytes the cache holds, counted as body
-	// size plus EntryOverhead per entry: 64 MiB holds 10,000 typical files
-	// (a few KiB each) or a hundred of the largest (500 KiB).
+	// DefaultMaxBytes bounds the bytes the cache holds, counted as what
+	// each compiled file holds (engine.Robots.Bytes: the parsed file and
+	// the states its matchers have built so far) plus EntryOverhead: 64
+	// MiB holds 10,000 typical files (a few KiB each) or a hundred of the
+	// largest (500 KiB).
 	DefaultMaxBytes = 64 << 20
 
 	// EntryOverhead is what an entry costs against MaxBytes besides its
-	// body: the cache key, the Result and the compiled automata of a small
-	// file.
-	EntryOverhead = 1 << 10
+	// compiled file and key: the entry, its Result and its timer.
+	EntryOverhead = 1 << 9
 )
 
 // Options configure a Client. The zero value is valid: every zero field
@@ -261,6 +263,7 @@ type entry struct {
 // asked, so that the hit path needs no lookup in the engine.
 type state struct {
 	res  Result
+	e    *entry // the entry it was made for, charged for its growth
 	memo atomic.Pointer[agentMatcher]
 	// With the real clock, timer sets expired at res.Expires.
 	expired atomic.Bool
@@ -355,8 +358,47 @@ func (c *Client) Allowed(ctx context.Context, agent, pageURL string) (bool, Resu
 	if err != nil {
 		return false, Result{}, err
 	}
-	d := st.matcher(agent).Decide(pageURL)
+	d := c.decide(st, agent, pageURL)
 	return d.Allowed, st.result(hit), nil
+}
+
+// decide decides pageURL with st's rules and charges st's entry for the
+// states the decision built, if any (two atomic loads when it built none).
+func (c *Client) decide(st *state, agent, pageURL string) engine.Decision {
+	m := st.matcher(agent)
+	before := m.Bytes()
+	d := m.Decide(pageURL)
+	if m.Bytes() != before {
+		c.recharge(st)
+	}
+	return d
+}
+
+// recharge counts again what st's entry holds, and evicts if the cache is
+// now over its bounds.
+func (c *Client) recharge(st *state) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := st.e; e != nil && c.entries[e.key] == e {
+		c.bytes -= e.cost
+		e.cost = c.cost(e)
+		c.bytes += e.cost
+		c.evict(e)
+	}
+}
+
+// cost is what e counts against MaxBytes: its overhead and key, and the
+// compiled file it keeps for fresh or stale use. The fixed answers
+// (allow all, disallow all) are shared and cost nothing more.
+func (c *Client) cost(e *entry) int64 {
+	n := int64(EntryOverhead + len(e.key))
+	if e.good != nil {
+		n += int64(e.good.res.Robots.Bytes())
+	}
+	if e.st != nil && e.st != e.good && e.st.res.Robots != nil && e.st.res.Robots != c.allowAll && e.st.res.Robots != c.disallowAll && (e.good == nil || e.st.res.Robots != e.good.res.Robots) {
+		n += int64(e.st.res.Robots.Bytes())
+	}
+	return n
 }
 
 // Decide is Allowed with the whole engine.Decision (which rule decided).
@@ -365,7 +407,7 @@ func (c *Client) Decide(ctx context.Context, agent, pageURL string) (engine.Deci
 	if err != nil {
 		return engine.Decision{}, Result{}, err
 	}
-	return st.matcher(agent).Decide(pageURL), st.result(hit), nil
+	return c.decide(st, agent, pageURL), st.result(hit), nil
 }
 
 // flight is what one single-flight fetch hands to the lookups waiting for it.
@@ -449,18 +491,15 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 	disarm(e.st)
 	e.st = st
 	c.bytes -= e.cost
-	e.cost = EntryOverhead + int64(len(key))
-	if e.good != nil {
-		e.cost += int64(e.good.res.Size)
-	}
+	e.cost = c.cost(e)
 	c.bytes += e.cost
 	c.touch(e)
 	c.evict(e)
 	return flight{st: st}
 }
 
-// apply turns the response r into the entry's new state (SEMANTICS.md
-// section 5), updating what e remembers across fetches. robots is r's
+// apply turns the response r into the entry's new state (docs/SEMANTICS.md
+// sections 5.2 and 5.3), updating what e remembers across fetches. robots is r's
 // compiled body for outcomeOK.
 func (c *Client) apply(e *entry, r *response, robots *engine.Robots, now time.Time) *state {
 	st := &state{res: Result{
@@ -472,7 +511,7 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, now time.Ti
 		Truncated: r.truncated,
 		Fetched:   now,
 		Err:       r.err,
-	}}
+	}, e: e}
 	res := &st.res
 	switch r.outcome {
 	case outcomeOK, outcomeUnavailable, outcomeForbidden:
