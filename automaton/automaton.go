@@ -58,6 +58,7 @@ package automaton
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -156,50 +157,46 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	}
 	budget = min(budget, MaxCacheBytes)
 	// Rank patterns: highest priority first, then given order.
-	order := make([]int32, len(patterns))
-	for i := range order {
-		order[i] = int32(i)
+	type prioIndex struct {
+		prio  uint64
+		index int32
 	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		return cmp.Compare(patterns[b].Priority, patterns[a].Priority)
+	order := make([]prioIndex, len(patterns))
+	for i, p := range patterns {
+		order[i] = prioIndex{p.Priority, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b prioIndex) int {
+		if c := cmp.Compare(b.prio, a.prio); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.index, b.index)
 	})
 	s := &Set{}
 	ranked := make([]rankedPattern, 0, len(patterns))
-	for r, i := range order {
-		p := simplify(patterns[i], i)
-		p.rank = int32(r)
+	// seen finds an equal pattern ranked before (a duplicate never wins):
+	// open addressing over the patterns' hashes, rank+1 in each slot.
+	seen := make([]int32, 1<<bits.Len(uint(2*len(patterns)|7)))
+	mask := uint64(len(seen) - 1)
+	for _, o := range order {
+		p := simplify(patterns[o.index], o.index)
 		// A pattern with an End byte never matches: no input gets past one.
 		if opts.End != "" && strings.ContainsAny(p.bytes, opts.End) {
 			continue
 		}
-		ranked = append(ranked, p)
-	}
-	// Drop exact duplicates: a pattern equal to a better-ranked one never
-	// wins.
-	if len(ranked) > 1 {
-		byBytes := slices.Clone(ranked)
-		slices.SortFunc(byBytes, func(x, y rankedPattern) int {
-			if c := strings.Compare(x.bytes, y.bytes); c != 0 {
-				return c
-			}
-			if x.anchored != y.anchored {
-				if x.anchored {
-					return 1
-				}
-				return -1
-			}
-			return cmp.Compare(x.rank, y.rank)
-		})
-		var dup map[int32]bool
-		for i := 1; i < len(byBytes); i++ {
-			if x, y := byBytes[i-1], byBytes[i]; x.bytes == y.bytes && x.anchored == y.anchored {
-				if dup == nil {
-					dup = make(map[int32]bool)
-				}
-				dup[y.rank] = true
+		h := hashPattern(p.bytes, p.anchored)
+		i := h & mask
+		dup := false
+		for ; seen[i] != 0; i = (i + 1) & mask {
+			if q := ranked[seen[i]-1]; q.bytes == p.bytes && q.anchored == p.anchored {
+				dup = true
+				break
 			}
 		}
-		ranked = slices.DeleteFunc(ranked, func(p rankedPattern) bool { return dup[p.rank] })
+		if dup {
+			continue
+		}
+		seen[i] = int32(len(ranked)) + 1
+		ranked = append(ranked, p)
 	}
 	if len(ranked) == 0 {
 		return s
@@ -236,19 +233,20 @@ func (d *dfa) init(ps []rankedPattern, budget int, escape, end string) {
 			}
 		}
 	}
-	all := make([]byte, 0, n)
+	var all strings.Builder
+	all.Grow(n)
 	p.ends = make([]uint64, (n+63)/64)
 	p.starts = make([]int32, 0, len(ps)+1)
 	p.anch = make([]bool, len(ps))
 	for k, q := range ps {
-		p.starts = append(p.starts, int32(len(all)))
-		all = append(all, q.bytes...)
-		p.ends[len(all)>>6] |= 1 << (len(all) & 63)
-		all = append(all, 0) // the end item
+		p.starts = append(p.starts, int32(all.Len()))
+		all.WriteString(q.bytes)
+		p.ends[all.Len()>>6] |= 1 << (all.Len() & 63)
+		all.WriteByte(0) // the end item
 		p.anch[k] = q.anchored
 	}
-	p.starts = append(p.starts, int32(len(all)))
-	p.all = string(all)
+	p.starts = append(p.starts, int32(all.Len()))
+	p.all = all.String()
 	// Class 0 holds the bytes no pattern names; then one class per byte
 	// that one does; then the End bytes' class.
 	nclass := 1
@@ -300,7 +298,20 @@ type rankedPattern struct {
 	bytes    string // consecutive '*' collapsed; trailing '*' removed
 	anchored bool
 	index    int32 // in the slice given to Compile
-	rank     int32
+}
+
+// hashPattern hashes a pattern for Compile's duplicate check.
+func hashPattern(b string, anchored bool) uint64 {
+	h := uint64(14695981039346656037)
+	if anchored {
+		h ^= 1
+	}
+	for i := 0; i < len(b); i++ {
+		h = (h ^ uint64(b[i])) * 1099511628211
+	}
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>32
 }
 
 // simplify collapses runs of Wildcard and drops trailing ones, which change

@@ -274,7 +274,9 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 	// Transient items: sorted, without duplicates, and without those before
 	// their pattern's star (the star matches everything they could).
 	t := g.tnext
-	slices.Sort(t)
+	if !slices.IsSorted(t) { // items of T alone advance in order
+		slices.Sort(t)
+	}
 	t = slices.Compact(t)
 	out := t
 	if len(stars) > 0 {

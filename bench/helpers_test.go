@@ -244,7 +244,7 @@ func runHelper(spec string) int {
 }
 
 // probeFunc returns the first run of the guarded benchmark named key:
-// "Parse/LIB/INPUT", "Decide/VARIANT/INPUT", "Adversarial/LIB/INPUT" or
+// "Parse/LIB/INPUT" (also "FirstDecision/LIB/INPUT"), "Decide/VARIANT/INPUT", "Adversarial/LIB/INPUT" or
 // "Scaling/rules=N". The benchmarks time the same functions.
 func probeFunc(key string) (func() error, error) {
 	p := strings.Split(key, "/")
@@ -257,13 +257,13 @@ func probeFunc(key string) (func() error, error) {
 		return input{}, fmt.Errorf("no input %q", name)
 	}
 	switch {
-	case len(p) == 3 && p[0] == "Parse":
+	case len(p) == 3 && (p[0] == "Parse" || p[0] == "FirstDecision"):
 		lib, err := libraryNamed(p[1])
 		if err != nil {
 			return nil, err
 		}
 		in, err := find(benchInputs(), p[2])
-		return func() error { return parseRun(lib, in) }, err
+		return func() error { return parseRun(lib, in) }, err // FirstDecision: and one URL, which Decide's guard covers
 	case len(p) == 3 && p[0] == "Decide":
 		for _, v := range variants() {
 			if v.name == p[1] {

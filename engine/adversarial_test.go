@@ -37,12 +37,11 @@ const (
 	maxCompileMemory = 64 << 20
 
 	// maxCompileAllocation bounds what compiling may allocate in all
-	// (TotalAlloc, garbage included). The goal is maxCompileMemory; today
-	// automaton construction churns up to about 1.1 GiB on the worst cases
-	// (a 500 KiB trie of long literal rules, see the log), so this is a
-	// regression guard, not the goal: before the set-wide work budget the
-	// worst case allocated 13 GiB.
-	maxCompileAllocation = 1536 << 20
+	// (TotalAlloc, garbage included): the states are built lazily, so
+	// compiling is parsing plus laying out the patterns, linear in the
+	// file; the worst case (500 KiB of short rules) allocates about 11
+	// MiB.
+	maxCompileAllocation = 128 << 20
 
 	// maxCacheSlack is what a matcher's automaton may hold past its cache
 	// budget (automaton.DefaultCacheBytes): the positions of its patterns,

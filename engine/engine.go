@@ -5,15 +5,19 @@
 // Compile parses the file (package compile) into plain data. Matcher selects
 // the groups that apply to a crawler's product tokens, merges their rules,
 // gives each rule its priority (Priority: longest pattern, allow on ties, or
-// file order for Koster1996) and compiles the patterns into automata (package
-// automaton). Decide extracts the URL's path, brings it to the semantics'
-// canonical form while feeding it to the automata, and maps the winning
-// pattern back to its rule. The built-in rules that are not patterns of the
-// file (RFC 9309's always-allowed /robots.txt, Google's index.htm rule) live
-// here, not in the automata.
+// file order for Koster1996) and compiles the patterns into one automaton
+// (package automaton), whose states are built as URLs first reach them:
+// compiling costs about what parsing does, and a site's URLs build only the
+// few states they visit. Google's index.htm rule is compiled as one more
+// pattern of its allow rule. Decide extracts the URL's path, brings it to
+// the semantics' canonical form while feeding it to the automaton, and maps
+// the winning pattern back to its rule; RFC 9309's always-allowed
+// /robots.txt is decided here, beside the automaton.
 //
-// A Robots and its Matchers are immutable once built and safe for concurrent
-// use; matchers are built on first use and cached.
+// A Robots and its Matchers behave as immutable and are safe for concurrent
+// use; matchers are built on first use and cached, and their automata grow
+// behind that face, within Options.CacheBytes each (Robots.Bytes reports
+// what a compiled file holds).
 package engine
 
 import (
