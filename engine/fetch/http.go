@@ -126,9 +126,12 @@ func (c *Client) get(ctx context.Context, robotsURL string) response {
 		r.err = fmt.Errorf("GET %s: %s", robotsURL, resp.Status)
 	case 400 <= code && code <= 499:
 		r.outcome = outcomeUnavailable
-	default: // 1xx or 3xx that was not followed (no Location, 304), 6xx
+	case 300 <= code && code <= 399: // not followed: no Location, 304, or past MaxRedirects
 		r.outcome = outcomeUnavailable
 		r.err = fmt.Errorf("GET %s: unexpected status %s", robotsURL, resp.Status)
+	default: // a final 1xx, or a status no standard defines: unreachable (RFC 9309 2.3.1.4)
+		r.outcome = outcomeUnreachable
+		r.err = fmt.Errorf("GET %s: undefined status %s", robotsURL, resp.Status)
 	}
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 	return r
