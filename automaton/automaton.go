@@ -448,39 +448,24 @@ func (d *dfa) end(g *gen, s, best uint32) uint32 {
 	return better(best, g.tab.Load().cells[s+d.nclass+colEOI])
 }
 
-// Answer is the best answer found so far by one or more automata of a Set:
-// combine them with Better and turn the result into a pattern index with
-// Index. The zero Answer is "no match".
-type Answer uint32
+// Empty reports whether no pattern of s can match: every input gives
+// NoMatch.
+func (s *Set) Empty() bool { return s.d == nil }
 
-// Better returns the better of two answers.
-func Better(a, b Answer) Answer { return Answer(better(uint32(a), uint32(b))) }
-
-// Index returns the index (in the slice given to Compile) of the pattern a
-// stands for, or NoMatch.
-func (s *Set) Index(a Answer) int { return s.answer(uint32(a)) }
-
-// Len returns the number of automata in s: 0 when no pattern can match,
-// else 1.
-func (s *Set) Len() int {
-	if s.d == nil {
-		return 0
-	}
-	return 1
-}
-
-// Run is the progress of automaton i of a Set over an input given in chunks,
+// Run is the progress of a Set's automaton over an input given in chunks,
 // for callers that produce the input piece by piece (for example while
-// rewriting it) without allocating: r := s.Start(i); r = s.Step(i, r, chunk)
-// for each chunk; then s.Answer(i, r). Runs of different automata are
-// independent; combine their answers with Better. A Run is a small value.
+// rewriting it) without allocating: r := s.Start(); r = s.Step(r, chunk)
+// for each chunk; then s.Result(r). A Run is a small value.
 type Run struct {
 	g       *gen
 	s, best uint32
 }
 
-// Start returns the Run of automaton i at the start of an input.
-func (s *Set) Start(i int) Run {
+// Start returns the Run at the start of an input.
+func (s *Set) Start() Run {
+	if s.d == nil {
+		return Run{s: deadState}
+	}
 	g := s.d.cur.Load()
 	return Run{g: g, s: g.s0, best: g.best0}
 }
@@ -489,8 +474,8 @@ func (s *Set) Start(i int) Run {
 // input need not be given.
 func (r Run) Done() bool { return r.s == deadState }
 
-// Step feeds the next chunk of the input to automaton i.
-func (s *Set) Step(i int, r Run, chunk []byte) Run {
+// Step feeds the next chunk of the input.
+func (s *Set) Step(r Run, chunk []byte) Run {
 	if r.s == deadState {
 		return r
 	}
@@ -499,9 +484,13 @@ func (s *Set) Step(i int, r Run, chunk []byte) Run {
 	return r
 }
 
-// Answer returns automaton i's answer for the input given so far.
-func (s *Set) Answer(i int, r Run) Answer {
-	return Answer(s.d.end(r.g, r.s, r.best))
+// Result returns the index of the pattern that matches the input given so
+// far, as Match would, or NoMatch.
+func (s *Set) Result(r Run) int {
+	if s.d == nil {
+		return NoMatch
+	}
+	return s.answer(s.d.end(r.g, r.s, r.best))
 }
 
 // Stats describes the size of a Set.

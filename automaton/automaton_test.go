@@ -154,15 +154,11 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 func checkRuns(t *testing.T, ps []Pattern, set *Set, in string, want int) {
 	t.Helper()
 	for size := 1; size <= 3; size++ {
-		var ans Answer
-		for k := 0; k < set.Len(); k++ {
-			r := set.Start(k)
-			for i := 0; i < len(in) && !r.Done(); i += size {
-				r = set.Step(k, r, []byte(in[i:min(i+size, len(in))]))
-			}
-			ans = Better(ans, set.Answer(k, r))
+		r := set.Start()
+		for i := 0; i < len(in) && !r.Done(); i += size {
+			r = set.Step(r, []byte(in[i:min(i+size, len(in))]))
 		}
-		if got := set.Index(ans); got != want {
+		if got := set.Result(r); got != want {
 			t.Fatalf("Run(chunk %d) on %q = %d, want %d\npatterns: %#v", size, in, got, want, ps)
 		}
 	}
@@ -227,8 +223,8 @@ func TestMatch_Empty(t *testing.T) {
 	if got := set.Match("/anything"); got != NoMatch {
 		t.Fatalf("empty set matched: %d", got)
 	}
-	if set.Len() != 0 || set.Index(0) != NoMatch {
-		t.Fatalf("empty set has %d automata", set.Len())
+	if !set.Empty() || set.Result(set.Step(set.Start(), []byte("/x"))) != NoMatch {
+		t.Fatalf("empty set: Empty %v", set.Empty())
 	}
 }
 
@@ -292,12 +288,7 @@ func TestMatch_NoAllocs(t *testing.T) {
 	bin := []byte(in)
 	allocs := testing.AllocsPerRun(100, func() {
 		set.Match(in)
-		var ans Answer
-		for k := 0; k < set.Len(); k++ {
-			r := set.Step(k, set.Start(k), bin[:5])
-			ans = Better(ans, set.Answer(k, set.Step(k, r, bin[5:])))
-		}
-		set.Index(ans)
+		set.Result(set.Step(set.Step(set.Start(), bin[:5]), bin[5:]))
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per match", allocs)

@@ -122,7 +122,7 @@ func indexHTMDir(p string) (string, bool) {
 }
 
 // normalizingBytes are the bytes that RFC9309 and Koster1996 normalisation
-// may rewrite in a URL path (compile.NormalizePath): escapes, the two
+// may rewrite in a URL path (compile.NormalizePathInto): escapes, the two
 // special characters, and every byte >= 0x80. A scan of the raw path is
 // exact up to the first of them.
 var normalizingBytes = func() string {
@@ -133,19 +133,22 @@ var normalizingBytes = func() string {
 	return string(b)
 }()
 
-// isRobotsTxtPath reports whether path normalises (RFC9309) to exactly
-// "/robots.txt". Only a percent-escape can shorten a path to it (escapes of
-// unreserved bytes decode), so longer paths and paths without '%' are
-// answered at once. It allocates nothing.
-func isRobotsTxtPath(path string) bool {
-	const robots = "/robots.txt"
+// isRobotsTxt reports whether path ("/"+path when slash) normalises
+// (RFC9309) to exactly "/robots.txt". Only a percent-escape can shorten a
+// path to it (escapes of unreserved bytes decode), so longer paths and paths
+// without '%' are answered at once. It allocates nothing.
+func isRobotsTxt(slash bool, path string) bool {
+	robots := "/robots.txt"
+	if slash {
+		robots = robots[1:]
+	}
 	if path == robots {
 		return true
 	}
 	if len(path) > 3*len(robots) || strings.IndexByte(path, '%') < 0 {
 		return false
 	}
-	var buf [3 * len(robots)]byte
+	var buf [3 * len("/robots.txt")]byte
 	n := 0
 	for from := 0; from < len(path); {
 		k, next := compile.NormalizePathInto(buf[n:], path, from, RFC9309)
@@ -158,12 +161,15 @@ func isRobotsTxtPath(path string) bool {
 }
 
 // decisionBufSize is the stack buffer through which a URL that needs
-// rewriting (percent-encoding) is fed to the automata, chunk by chunk.
+// rewriting (percent-encoding) is fed to the automaton, chunk by chunk.
 const decisionBufSize = 256
 
-// Decide decides a URL: absolute (scheme://host/path?query) or a path that
-// starts with '/'. Its path, params and query are extracted and normalised as
-// the semantics says, and matched in one pass. It allocates nothing.
+// Decide decides a URL: absolute (scheme://host/path?query), "//host/path",
+// or a path that starts with '/'; anything else is read as Google's library
+// reads it (docs/SEMANTICS.md section 3.3). Its path, params and query are
+// extracted and normalised as the semantics says, and matched in one pass
+// (see find). It allocates nothing once the automaton states the URL visits
+// exist.
 func (m *Matcher) Decide(url string) Decision {
 	if m.fixed != 0 {
 		return m.fixedDecision()
@@ -171,8 +177,9 @@ func (m *Matcher) Decide(url string) Decision {
 	return m.decision(m.find(m.span(url)))
 }
 
-// span returns url's path for find: for Google uncut, since the automata
-// stop at '#' (Options.End) and the answer is often final before it.
+// span returns url's path for find (slash: a '/' goes in front of it).
+// Google's is not cut at '#': its automaton stops there itself, often
+// deciding before it.
 func (m *Matcher) span(url string) (slash bool, path string) {
 	if m.sem == Google {
 		return compile.PathSpanUncut(url, m.sem)
@@ -182,12 +189,12 @@ func (m *Matcher) span(url string) (slash bool, path string) {
 
 // Allowed reports whether url may be fetched: Decide(url).Allowed, without
 // building the Decision (the form for crawlers that need only the answer).
-// It allocates nothing.
+// It allocates nothing once the automaton states the URL visits exist.
 func (m *Matcher) Allowed(url string) bool {
 	if m.fixed != 0 {
 		return m.fixed == ReasonAllowAll
 	}
-	if m.set.Len() == 0 { // no rule can match: even /robots.txt is allowed
+	if m.set.Empty() { // no rule can match: even /robots.txt is allowed
 		return true
 	}
 	idx := m.find(m.span(url))
@@ -197,7 +204,8 @@ func (m *Matcher) Allowed(url string) bool {
 // DecidePath decides an already-extracted path (path + params + query); it
 // is normalised as the semantics says. Every URL's path starts with '/': a
 // path that does not is read with one in front. A '#' ends it, as it ends a
-// URL's path. It allocates nothing.
+// URL's path. It allocates nothing once the automaton states the path
+// visits exist.
 func (m *Matcher) DecidePath(path string) Decision {
 	if m.fixed != 0 {
 		return m.fixedDecision()
@@ -234,95 +242,55 @@ func (m *Matcher) decision(idx int) Decision {
 	}
 }
 
-// find returns the index of the pattern that decides path (slash: a '/'
-// goes in front of it), foundNone or foundRobotsTxt. A Google path may run
-// on past '#' (span): the automata stop there.
+// find is the decision pipeline, the one route every URL takes: it returns
+// the index of the pattern that decides path ("/"+path when slash),
+// foundNone, or foundRobotsTxt.
+//
+//  1. RFC9309: a path that normalises to /robots.txt is always allowed.
+//  2. The automaton runs over the path as given. Google matches the URL's
+//     bytes as they are, so that is the answer. The other semantics
+//     normalise the path, and their automaton stops at the first byte that
+//     normalising could rewrite (Options.Escape: '%', '*', '$', bytes >=
+//     0x80), unless the answer is final before it: the bytes before it are
+//     canonical as they are.
+//  3. Otherwise the path is normalised chunk by chunk, through a stack
+//     buffer, into the automaton (matchNormalized).
 func (m *Matcher) find(slash bool, path string) int {
-	var idx int
-	isRobotsTxt := false
-	ok := false
+	if m.sem == RFC9309 && isRobotsTxt(slash, path) {
+		return foundRobotsTxt
+	}
 	if !slash {
 		if m.sem == Google {
 			return m.set.Match(path)
 		}
-		// Scan the raw path; the automata stop at the first byte that
-		// normalising could rewrite, unless the answer is already
-		// final: the bytes before it are canonical as they are.
-		idx, ok = m.set.MatchPrefix(path)
-		isRobotsTxt = m.sem == RFC9309 && isRobotsTxtPath(path)
+		if idx, ok := m.set.MatchPrefix(path); ok {
+			return idx
+		}
 	}
-	if !ok {
-		idx, isRobotsTxt = m.decideSlow(slash, path)
-	}
-	if m.sem == RFC9309 && isRobotsTxt {
-		return foundRobotsTxt
-	}
-	return idx
+	return m.matchNormalized(slash, path)
 }
 
-// slowBatch is the number of automata fed together by decideSlow: their
-// runs live on the stack, and each chunk of the normalised path is produced
-// once per batch.
-const slowBatch = 64
-
-// decideSlow feeds "/"+path (when slash) through the normaliser into the
-// automata, chunk by chunk through a stack buffer, and reports whether the
-// normalised path is exactly "/robots.txt". The path is normalised once per
-// batch of slowBatch automata, which keeps the decision free of allocation
-// however many automata there are.
-func (m *Matcher) decideSlow(slash bool, path string) (int, bool) {
+// matchNormalized feeds "/"+path (when slash) through the semantics'
+// normaliser (Google's: none) into the automaton, chunk by chunk through a
+// stack buffer, and returns the index of the pattern that decides.
+func (m *Matcher) matchNormalized(slash bool, path string) int {
 	var buf [decisionBufSize]byte
-	var runs [slowBatch]automaton.Run
-	const robots = "/robots.txt"
-	isRobots := false
-	var ans automaton.Answer
-	n := m.set.Len()
-	for lo := 0; lo < max(n, 1); lo += slowBatch {
-		hi := min(lo+slowBatch, n)
-		for i := lo; i < hi; i++ {
-			runs[i-lo] = m.set.Start(i)
-		}
-		seen := 0 // output so far equals robots[:seen]; -1 once it differs
-		emit := func(b []byte) bool {
-			if lo == 0 && seen >= 0 {
-				if seen+len(b) <= len(robots) && robots[seen:seen+len(b)] == string(b) {
-					seen += len(b)
-				} else {
-					seen = -1
-				}
-			}
-			live := lo == 0 && seen >= 0
-			for i := lo; i < hi; i++ {
-				if r := &runs[i-lo]; !r.Done() {
-					*r = m.set.Step(i, *r, b)
-					live = live || !r.Done()
-				}
-			}
-			return live
-		}
-		live := true
-		if slash {
-			buf[0] = '/'
-			live = emit(buf[:1])
-		}
-		for from := 0; from < len(path) && live; {
-			var k int
-			if m.sem == Google { // Google matches the URL as given
-				k = copy(buf[:], path[from:])
-				from += k
-			} else {
-				k, from = compile.NormalizePathInto(buf[:], path, from, m.sem)
-			}
-			live = emit(buf[:k])
-		}
-		if lo == 0 {
-			isRobots = seen == len(robots)
-		}
-		for i := lo; i < hi; i++ {
-			ans = automaton.Better(ans, m.set.Answer(i, runs[i-lo]))
-		}
+	r := m.set.Start()
+	if slash {
+		buf[0] = '/'
+		r = m.set.Step(r, buf[:1])
 	}
-	return m.set.Index(ans), isRobots
+	for from := 0; from < len(path) && !r.Done(); {
+		var k int
+		if m.sem == Google {
+			k = copy(buf[:], path[from:])
+			from += k
+		} else {
+			k, from = compile.NormalizePathInto(buf[:], path, from, m.sem)
+		}
+		r = m.set.Step(r, buf[:k])
+	}
+	return m.set.Result(r)
 }
 
 // Tokens returns the product tokens m was built for.
