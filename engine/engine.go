@@ -159,7 +159,7 @@ func (r *Robots) File() *compile.File { return r.file }
 func (r *Robots) Semantics() Semantics { return r.opts.Semantics }
 
 // Sitemaps returns the sitemap URLs of the file, in order.
-func (r *Robots) Sitemaps() []compile.Sitemap { return r.file.Sitemaps }
+func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps }
 
 // Matcher returns the matcher for a crawler with the given product tokens
 // (for example "Googlebot-Image", "Googlebot"): every group naming any of
@@ -238,10 +238,10 @@ func (r *Robots) Allowed(agent, url string) bool {
 
 // Rule identifies the rule that decided.
 type Rule struct {
-	Line    int // 1-based line in the file; 0 when no rule of the file decided
-	Kind    compile.RuleKind
-	Pattern string // the normalised pattern that matched
-	Value   string // the value as written
+	Line    int      // 1-based line in the file; 0 when no rule of the file decided
+	Kind    RuleKind // NoRule when Line is 0
+	Pattern string   // the normalised pattern that matched
+	Value   string   // the value as written
 }
 
 // Decision is the answer for one URL.

@@ -41,7 +41,7 @@ const noHTM = -1
 // RFC9309 and Google: the longest pattern (in bytes, after normalisation,
 // counting '*' and '$') wins; on equal length allow wins; among equals the
 // earlier line is reported. Koster1996: the first rule in file order wins.
-func Priority(sem Semantics, kind compile.RuleKind, patternLen, order int) uint64 {
+func Priority(sem Semantics, kind RuleKind, patternLen, order int) uint64 {
 	first := uint64(^uint32(0)) - uint64(uint32(order)) // earlier is higher
 	if sem == Koster1996 {
 		return first
@@ -298,7 +298,7 @@ func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) 
 
 // Selection returns how the groups were selected and the merged rules, in
 // file order. It is shared: callers must not modify it.
-func (m *Matcher) Selection() compile.Selection { return m.sel }
+func (m *Matcher) Selection() Selection { return m.sel }
 
 // Bytes returns the memory m holds beyond the parsed file: its rule table
 // and its automaton, states built so far included. It takes no lock.
