@@ -5,17 +5,22 @@
 // line that was not fully understood. It decides nothing; the packages that
 // match URLs take the rules of File.Select and nothing else.
 //
-// The algorithm: Scan reads at most the size limit (500 KiB by default),
+// The algorithm: Parse reads at most the size limit (500 KiB by default),
 // skips a leading byte-order mark, splits lines at LF, CR LF or a lone CR,
 // keeps at most MaxLineLength bytes of each and cuts it at a NUL, removes the
 // comment from '#' on and the spaces and tabs around key and value, splits
 // the key from the value at the first colon (or at the white space of a
 // two-word line), recognises the key by case-insensitive prefix with the
-// common typos, and reports each line to a Handler. Parse is the Handler that
-// groups the lines: a user-agent line opens a new group only when a rule line
-// came since the previous user-agent line (and, in Koster1996, after a blank
-// line), rules join the open group, sitemaps are global. Everything is linear
-// in the input, never fails, never panics, and every string of the result is
-// a substring of one copy of the input. docs/SEMANTICS.md sections 1, 2 and
+// common typos, and reports each line to a handler. Parse's builder is the
+// handler that groups the lines: a user-agent line opens a new group only
+// when a rule line came since the previous user-agent line (and, in
+// Koster1996, after a blank line), rules join the open group, sitemaps are
+// global. The File also keeps what a linter needs beyond the rules (each
+// group's first empty rule line, the lines that joined user-agent lines
+// into one group), so that a linter reads the File and not the body.
+// Agent.Names says which user-agent lines name a crawler; File.Select merges
+// the groups they name. Everything is linear in the input, never fails,
+// never panics, and every string of the result is a substring of one copy of
+// the input. docs/SEMANTICS.md sections 1, 2 and
 // 6 are the specification.
 package compile

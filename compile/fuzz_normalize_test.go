@@ -45,7 +45,7 @@ func FuzzNormalizePattern(f *testing.F) {
 }
 
 // FuzzURLPath checks URL to path on arbitrary strings: no panic, a path that
-// starts with '/', streaming chunks that equal NormalizePath, Google's
+// starts with '/', streaming chunks that equal normalizePath, Google's
 // extraction equal to Google's code, and idempotent normalisation.
 func FuzzURLPath(f *testing.F) {
 	for _, s := range normalizeInputs() {

@@ -13,8 +13,8 @@ import (
 // or one valid escape "%xy" (three bytes, x and y hex digits). Each unit
 // becomes one to three output bytes; which ones depends only on the unit, on
 // at most two bytes before it and on whether it is the last byte of the input,
-// so the same function serves the allocating form (NormalizePattern,
-// NormalizePath) and the streaming form (NormalizePathInto). The fast path is a
+// so the same function serves the allocating forms (NormalizePattern,
+// URLPath) and the streaming form (NormalizePathInto). The fast path is a
 // scan with a [256]uint8 class table that returns the input itself when no
 // unit changes.
 //
@@ -258,7 +258,7 @@ func normalize(prefix, s string, m mode) string {
 //     literal byte to Google's matcher); an invalid '%' stays.
 //   - Koster1996: as RFC9309, but every '*' becomes "%2A" and every '$'
 //     becomes "%24": the 1996 draft has no wildcards, and a URL's '*' and '$'
-//     are escaped the same way by NormalizePath.
+//     are escaped the same way by URLPath.
 //
 // An escape of a hex digit is not decoded right after an invalid '%' (or an
 // invalid '%' and one hex digit), so that decoding never makes a new escape:
@@ -432,40 +432,26 @@ func ExtractPath(rawURL string, sem Semantics) string {
 	return "/" + p
 }
 
-// NormalizePath returns an extracted path (see ExtractPath) in the canonical
-// form of sem that NormalizePattern's patterns are compared with:
-//
-//   - RFC9309 and Koster1996: the percent rules of patterns (an escape of an
-//     unreserved byte is decoded, other valid escapes get uppercase hex,
-//     bytes >= 0x80 become "%HH", an invalid '%' stays), and every literal
-//     '*' becomes "%2A" and every '$' "%24", so that "Disallow: /a-%2A"
-//     matches "/a-*". "/%7Ejoe" and "/~joe" give the same path, "/a%2Fb"
-//     and "/a/b" do not. Reserved bytes written literally (":" or "/" in a
-//     query) stay literal: which of them are data cannot be known.
-//   - Google: path is returned exactly as given.
-//
-// It is idempotent, returns path itself without allocating when nothing
-// changes, allocates the result once otherwise, and runs in linear time.
-func NormalizePath(path string, sem Semantics) string {
+// normalizePath returns an extracted path (see ExtractPath) in the canonical
+// form of sem (see URLPath). It is the definition that NormalizePathInto
+// streams and URLPath composes with ExtractPath; the tests check both
+// against it. It is idempotent, returns path itself without allocating when
+// nothing changes, allocates the result once otherwise, and runs in linear
+// time.
+func normalizePath(path string, sem Semantics) string {
 	if sem == Google {
 		return path
 	}
 	return normalize("", path, modeLiteral)
 }
 
-// PathNeedsNormalizing reports whether NormalizePath(path, sem) differs from
-// path. It scans path once and does not allocate.
-func PathNeedsNormalizing(path string, sem Semantics) bool {
-	return sem != Google && firstChange(path, modeLiteral) >= 0
-}
-
-// NormalizePathInto is the streaming form of NormalizePath, for callers that
-// must not allocate. It writes the canonical form of path[from:] into dst,
-// unit by unit (a unit is one byte, or one three-byte escape "%xy"), stops
-// before the first unit whose output does not fit, and returns the number of
-// bytes written and the index in path where it stopped (len(path) when it is
-// done). Writing chunks from from = 0, then from = next, until next ==
-// len(path), and concatenating them gives NormalizePath(path, sem).
+// NormalizePathInto is the streaming form of URLPath for a path that was
+// already extracted (see ExtractPath), for callers that must not allocate.
+// It writes the canonical form of path[from:] into dst, unit by unit (a unit
+// is one byte, or one three-byte escape "%xy"), stops before the first unit
+// whose output does not fit, and returns the number of bytes written and the
+// index in path where it stopped (len(path) when it is done). Writing chunks from from = 0, then from = next, until next ==
+// len(path), and concatenating them gives the canonical form of path.
 //
 // from must be 0 or a next returned by an earlier call on the same path: the
 // whole path is passed because a unit's form can depend on the two bytes
@@ -501,10 +487,20 @@ func NormalizePathInto(dst []byte, path string, from int, sem Semantics) (n, nex
 	return n, i
 }
 
-// URLPath returns NormalizePath(ExtractPath(rawURL, sem), sem): the path of
-// rawURL in the form that the patterns of sem are compared with. It
-// allocates at most once, and not at all when the extracted path starts with
-// '/' and is already canonical.
+// URLPath returns the path of rawURL (ExtractPath) in the canonical form of
+// sem that NormalizePattern's patterns are compared with:
+//
+//   - RFC9309 and Koster1996: the percent rules of patterns (an escape of an
+//     unreserved byte is decoded, other valid escapes get uppercase hex,
+//     bytes >= 0x80 become "%HH", an invalid '%' stays), and every literal
+//     '*' becomes "%2A" and every '$' "%24", so that "Disallow: /a-%2A"
+//     matches "/a-*". "/%7Ejoe" and "/~joe" give the same path, "/a%2Fb"
+//     and "/a/b" do not. Reserved bytes written literally (":" or "/" in a
+//     query) stay literal: which of them are data cannot be known.
+//   - Google: the path is returned exactly as extracted.
+//
+// The canonical form is idempotent. URLPath allocates at most once, and not
+// at all when the extracted path starts with '/' and is already canonical.
 func URLPath(rawURL string, sem Semantics) string {
 	slash, p := PathSpan(rawURL, sem)
 	if slash && p == "" {

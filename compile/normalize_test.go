@@ -277,8 +277,8 @@ func TestRFC9309_URLPath(t *testing.T) {
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("URLPath(%q, %v) (%s): -want +got:\n%s", c.url, sem, c.why, diff)
 			}
-			if again := NormalizePath(got, sem); again != got {
-				t.Errorf("NormalizePath not idempotent on %q: %q", got, again)
+			if again := normalizePath(got, sem); again != got {
+				t.Errorf("normalizePath not idempotent on %q: %q", got, again)
 			}
 		}
 	}
@@ -332,29 +332,18 @@ func TestRFC9309_PatternMatchesURL(t *testing.T) {
 // normalised exactly as a URL path written the same way.
 func TestKoster1996_PatternIsLiteral(t *testing.T) {
 	for _, s := range normalizeInputs() {
-		if p, u := NormalizePattern(s, Koster1996), NormalizePath(s, Koster1996); p != u {
+		if p, u := NormalizePattern(s, Koster1996), normalizePath(s, Koster1996); p != u {
 			t.Errorf("%q: pattern %q, path %q", s, p, u)
 		}
 	}
 }
 
-func TestPathNeedsNormalizing(t *testing.T) {
-	for _, sem := range allSemantics {
-		for _, s := range normalizeInputs() {
-			want := NormalizePath(s, sem) != s
-			if got := PathNeedsNormalizing(s, sem); got != want {
-				t.Errorf("PathNeedsNormalizing(%q, %v) = %v, want %v", s, sem, got, want)
-			}
-		}
-	}
-}
-
 // TestNormalizePathInto checks that the chunks written with small buffers
-// concatenate to NormalizePath.
+// concatenate to normalizePath.
 func TestNormalizePathInto(t *testing.T) {
 	for _, sem := range allSemantics {
 		for _, s := range normalizeInputs() {
-			want := NormalizePath(s, sem)
+			want := normalizePath(s, sem)
 			for size := 3; size <= 8; size++ {
 				if got := chunked(s, sem, size); got != want {
 					t.Errorf("NormalizePathInto(%q, %v) with %d-byte chunks = %q, want %q", s, sem, size, got, want)
@@ -402,8 +391,8 @@ func TestNormalizeZeroAllocs(t *testing.T) {
 			}
 		}
 		path := "/foo/bar%2F%E3%83%84?q=%zz"
-		if n := testing.AllocsPerRun(100, func() { NormalizePath(path, sem) }); n != 0 {
-			t.Errorf("NormalizePath(%q, %v): %v allocs, want 0", path, sem, n)
+		if n := testing.AllocsPerRun(100, func() { normalizePath(path, sem) }); n != 0 {
+			t.Errorf("normalizePath(%q, %v): %v allocs, want 0", path, sem, n)
 		}
 		url := "http://a.com" + path
 		if n := testing.AllocsPerRun(100, func() { URLPath(url, sem) }); n != 0 {
@@ -439,8 +428,8 @@ func TestNormalizeReference(t *testing.T) {
 			if got, want := NormalizePattern(s, sem), refNormalize(s, sem, true); got != want {
 				t.Errorf("NormalizePattern(%q, %v) = %q, reference %q", s, sem, got, want)
 			}
-			if got, want := NormalizePath(s, sem), refNormalize(s, sem, false); got != want {
-				t.Errorf("NormalizePath(%q, %v) = %q, reference %q", s, sem, got, want)
+			if got, want := normalizePath(s, sem), refNormalize(s, sem, false); got != want {
+				t.Errorf("normalizePath(%q, %v) = %q, reference %q", s, sem, got, want)
 			}
 		}
 	}
@@ -511,7 +500,7 @@ func normalizeInputs() []string {
 }
 
 // refNormalize is a naive reference for NormalizePattern (pattern true) and
-// NormalizePath, written from docs/SEMANTICS.md section 3.2 and the file
+// normalizePath, written from docs/SEMANTICS.md section 3.2 and the file
 // comment of normalize.go without the class table or the unchanged fast path.
 // Test support only.
 func refNormalize(s string, sem Semantics, pattern bool) string {
@@ -619,23 +608,20 @@ func checkURLPath(t *testing.T, u string) {
 				t.Errorf("ExtractPath(%q, Google) = %q, Google's code gives %q", u, path, ref)
 			}
 		}
-		norm := NormalizePath(path, sem)
+		norm := normalizePath(path, sem)
 		if got := URLPath(u, sem); got != norm {
-			t.Errorf("URLPath(%q, %v) = %q, want NormalizePath(ExtractPath) = %q", u, sem, got, norm)
+			t.Errorf("URLPath(%q, %v) = %q, want normalizePath(ExtractPath) = %q", u, sem, got, norm)
 		}
 		if ref := refNormalize(path, sem, false); ref != norm {
-			t.Errorf("NormalizePath(%q, %v) = %q, reference %q", path, sem, norm, ref)
-		}
-		if PathNeedsNormalizing(path, sem) != (norm != path) {
-			t.Errorf("PathNeedsNormalizing(%q, %v) disagrees with NormalizePath", path, sem)
+			t.Errorf("normalizePath(%q, %v) = %q, reference %q", path, sem, norm, ref)
 		}
 		for size := 3; size <= 8; size++ {
 			if got := chunked(path, sem, size); got != norm {
 				t.Errorf("NormalizePathInto(%q, %v) with %d-byte chunks = %q, want %q", path, sem, size, got, norm)
 			}
 		}
-		if again := NormalizePath(norm, sem); again != norm {
-			t.Errorf("NormalizePath(%q, %v) not idempotent: %q -> %q", path, sem, norm, again)
+		if again := normalizePath(norm, sem); again != norm {
+			t.Errorf("normalizePath(%q, %v) not idempotent: %q -> %q", path, sem, norm, again)
 		}
 	}
 }

@@ -6,24 +6,30 @@ import (
 	"unicode/utf8"
 )
 
-// Handler receives each line of a robots.txt as Scan reads it. Parse is one
-// Handler (it builds a File); a linter is another.
+// handler receives each line of a robots.txt as scan reads it. Parse's
+// builder is the handler, the one place that groups lines; the File it
+// builds keeps what a linter needs besides the rules (the empty rules of
+// each group, the lines that joined user-agent lines), so a linter reads
+// the File and never scans the body again.
 //
-// Scan calls the methods in line order. The diagnostics Scan finds on a line
-// are reported before the directive of that line, so a Handler that appends
-// diagnostics keeps them sorted by line. Every string passed to a Handler is
-// a substring of one private copy of the body: it may be kept without copying.
-type Handler interface {
+// scan calls the methods in line order, at most one of UserAgent, Rule,
+// Sitemap, Extension, Blank and Unreadable per line; a comment-only line
+// calls none. The diagnostics scan finds on a line are reported before that
+// line's other call, so a handler that appends diagnostics keeps them sorted
+// by line. Every string passed to a handler is a substring of one private
+// copy of the body: it may be kept without copying.
+type handler interface {
 	UserAgent(line int, value string)
 	Rule(line int, kind RuleKind, value string) // value trimmed, comment cut; may be empty
 	Sitemap(line int, value string)
 	Extension(line int, key, value string) // key lower-cased
 	Blank(line int)                        // an empty or white-space-only line (comment-only lines are not blank)
+	Unreadable(line int)                   // a line with text that is no directive (HTML, no key, no colon); a diagnostic said why
 	Diagnostic(d Diagnostic)
 }
 
-// ScanResult summarises a Scan.
-type ScanResult struct {
+// scanResult summarises a scan.
+type scanResult struct {
 	Size      int  // bytes read, at most Options.EffectiveMaxFileSize
 	Truncated bool // the body was longer than the size limit
 	Lines     int  // lines read; a last line without a line end counts, an empty tail after the last line end does not
@@ -243,15 +249,15 @@ func bomLen(s string) int {
 	return n
 }
 
-// Scan reads body line by line and reports every line to h
+// scan reads body line by line and reports every line to h
 // (docs/SEMANTICS.md section 1). Only the first opts.EffectiveMaxFileSize()
-// bytes are read.
+// bytes are read. Parse is scan with the builder as h.
 //
-// Scan never fails and never panics: a line that is not fully understood is
+// scan never fails and never panics: a line that is not fully understood is
 // reported as a Diagnostic and skipped or read as best it can. It runs in
 // time linear in the bytes read and allocates one copy of them (plus the
 // lower-cased keys of unknown extensions that have upper-case letters).
-func Scan(body []byte, opts Options, h Handler) ScanResult {
+func scan(body []byte, opts Options, h handler) scanResult {
 	limit := opts.EffectiveMaxFileSize()
 	n := len(body)
 	truncated := n > limit
@@ -260,14 +266,14 @@ func Scan(body []byte, opts Options, h Handler) ScanResult {
 	}
 	s := string(body[:n]) // the one copy every value is a substring of
 	sc := scanner{h: h}
-	return sc.scan(s, truncated)
+	return sc.run(s, truncated)
 }
 
-// scanner holds what Scan knows about the whole body, so that per-line work
+// scanner holds what scan knows about the whole body, so that per-line work
 // is skipped when the body has no CR, no NUL and is valid UTF-8 (the usual
 // case).
 type scanner struct {
-	h         Handler
+	h         handler
 	s         string // the body
 	nextHash  int    // the index of the next '#' in s, or len(s)
 	hasNUL    bool
@@ -275,7 +281,7 @@ type scanner struct {
 	content   string // the line being read, cut to MaxLineLength and at a NUL
 }
 
-func (sc *scanner) scan(s string, truncated bool) ScanResult {
+func (sc *scanner) run(s string, truncated bool) scanResult {
 	sc.s, sc.nextHash = s, -1
 	sc.hasNUL = strings.IndexByte(s, 0) >= 0
 	sc.checkUTF8 = !utf8.ValidString(s)
@@ -322,7 +328,7 @@ func (sc *scanner) scan(s string, truncated bool) ScanResult {
 			Message: "file longer than " + strconv.Itoa(len(s)) + " bytes: the rest was ignored",
 		})
 	}
-	return ScanResult{Size: len(s), Truncated: truncated, Lines: lines}
+	return scanResult{Size: len(s), Truncated: truncated, Lines: lines}
 }
 
 // indexFrom returns the index of c in s at or after i, or len(s).
@@ -379,6 +385,7 @@ func (sc *scanner) line(num, start, end int) {
 	}
 	if text[0] == '<' {
 		sc.diag(num, DiagHTML, content, msgHTML)
+		sc.h.Unreadable(num)
 		return
 	}
 
@@ -389,17 +396,20 @@ func (sc *scanner) line(num, start, end int) {
 		key, value = trimRight(text[:c]), trimLeft(text[c+1:])
 		if key == "" {
 			sc.diag(num, DiagMissingColon, content, msgNoKey)
+			sc.h.Unreadable(num)
 			return
 		}
 	} else {
 		sp := indexSpace(text)
 		if sp < 0 {
 			sc.diag(num, DiagMissingColon, content, msgOneWord)
+			sc.h.Unreadable(num)
 			return
 		}
 		key, value = text[:sp], trimLeft(text[sp:])
 		if indexSpace(value) >= 0 {
 			sc.diag(num, DiagMissingColon, content, msgManyWords)
+			sc.h.Unreadable(num)
 			return
 		}
 		missingColon = true
@@ -407,6 +417,7 @@ func (sc *scanner) line(num, start, end int) {
 	dir, typo := classifyKey(key)
 	if (dir == dirOther || typo) && hasAngle(key) { // a canonical key has none
 		sc.diag(num, DiagHTML, content, msgHTML)
+		sc.h.Unreadable(num)
 		return
 	}
 	if missingColon {
@@ -464,7 +475,7 @@ func Parse(body []byte, opts Options) *File {
 	// which bounds the estimate for files of many short lines.
 	const minRuleLine = 8 // "allow:x\n"
 	b.rules = make([]Rule, 0, min(strings.Count(s, "\n")+1, n/minRuleLine+1))
-	res := b.sc.scan(s, len(body) > limit)
+	res := b.sc.run(s, len(body) > limit)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
 	b.compactRules()
@@ -495,7 +506,7 @@ func (b *builder) compactRules() {
 	b.rules = nil
 }
 
-// builder is the Handler Parse uses to build a File.
+// builder is the handler Parse uses to build a File.
 //
 // The agents, rules and extensions of all groups are appended to three
 // slices; a group takes its part of each when it is closed. Groups never
@@ -506,9 +517,14 @@ type builder struct {
 	sem Semantics
 	sc  scanner // for the text of the line being read
 
-	open     bool // a group is open: rules and extensions go to it
-	sawRule  bool // a rule line (allow or disallow) came since the last user-agent line
-	sawAgent bool // a user-agent line came before
+	open      bool // a group is open: rules and extensions go to it
+	sawRule   bool // a rule line (allow or disallow) came since the last user-agent line
+	sawAgent  bool // a user-agent line came before
+	emptyRule int  // the open group's first empty rule line, or 0
+	// joiner is the first sitemap, extension or unreadable line since the
+	// last user-agent line, while no rule came (joiner.Line 0: none): the
+	// Join of the next user-agent line.
+	joiner Join
 
 	agents []Agent
 	rules  []Rule
@@ -543,12 +559,14 @@ func (b *builder) closeGroup() {
 		return
 	}
 	b.f.Groups = append(b.f.Groups, Group{
-		Agents:     part(b.agents, b.agent0),
-		Rules:      part(b.rules, b.rule0),
-		Extensions: part(b.exts, b.ext0),
+		Agents:        part(b.agents, b.agent0),
+		Rules:         part(b.rules, b.rule0),
+		Extensions:    part(b.exts, b.ext0),
+		EmptyRuleLine: b.emptyRule,
 	})
 	b.agent0, b.rule0, b.ext0 = len(b.agents), len(b.rules), len(b.exts)
 	b.open = false
+	b.emptyRule = 0
 }
 
 func (b *builder) diag(line int, kind DiagKind, msg string) {
@@ -560,7 +578,14 @@ func (b *builder) UserAgent(line int, value string) {
 		b.closeGroup()
 		b.open = true
 		b.sawRule = false
+	} else if b.joiner.Line != 0 {
+		// This line joins the open group across a line that does not
+		// end it (docs/SEMANTICS.md section 2.1).
+		j := b.joiner
+		j.Group, j.Agent = len(b.f.Groups), len(b.agents)-b.agent0
+		b.f.Joins = append(b.f.Joins, j)
 	}
+	b.joiner = Join{}
 	b.sawAgent = true
 	name := AgentName(value)
 	switch {
@@ -579,7 +604,12 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 	}
 	b.sawRule = true
 	if value == "" {
-		return // allows nothing and disallows nothing, but ends the user-agent lines
+		// It allows nothing and disallows nothing, but ends the user-agent
+		// lines.
+		if b.emptyRule == 0 {
+			b.emptyRule = line
+		}
+		return
 	}
 	b.rules = appendPart(b.rules, &b.rule0, Rule{Kind: kind, Pattern: NormalizePattern(value, b.sem), Value: value, Line: line})
 }
@@ -592,7 +622,17 @@ func (b *builder) outside() string {
 	return " before any user-agent line"
 }
 
+// mayJoin notes a line that does not end the open group's user-agent lines
+// and is not blank or a comment: if a user-agent line comes next, it is
+// that line's Join.
+func (b *builder) mayJoin(line int, key string) {
+	if b.open && !b.sawRule && b.joiner.Line == 0 {
+		b.joiner = Join{Line: line, Key: key}
+	}
+}
+
 func (b *builder) Sitemap(line int, value string) {
+	b.mayJoin(line, "sitemap")
 	b.f.Sitemaps = append(b.f.Sitemaps, Sitemap{URL: value, Line: line})
 }
 
@@ -606,8 +646,11 @@ func (b *builder) Extension(line int, key, value string) {
 		b.diag(line, DiagRuleOutsideGroup, key+b.outside()+": it belongs to no group")
 		return
 	}
+	b.mayJoin(line, key)
 	b.exts = appendPart(b.exts, &b.ext0, Extension{Key: key, Value: value, Line: line})
 }
+
+func (b *builder) Unreadable(line int) { b.mayJoin(line, "") }
 
 // Blank ends the record in Koster1996 (a blank line separates records in
 // the 1996 draft). A record that has user-agent lines but no rule and no
@@ -620,6 +663,12 @@ func (b *builder) Blank(line int) {
 		first := b.agents[b.agent0].Line
 		b.agents = b.agents[:b.agent0]
 		b.open = false
+		// The record's Joins (by sitemap or unreadable lines) go with it.
+		j := len(b.f.Joins)
+		for j > 0 && b.f.Joins[j-1].Group == len(b.f.Groups) {
+			j--
+		}
+		b.f.Joins = b.f.Joins[:j]
 		b.diag(line, DiagRuleOutsideGroup,
 			"blank line ends the record of the user-agent line "+strconv.Itoa(first)+" before any rule: the record is dropped (Koster 1996)")
 		return
@@ -667,25 +716,29 @@ func ValidToken(tok string) bool {
 }
 
 // Select returns the merged rules that apply to a crawler with the given
-// product tokens (docs/SEMANTICS.md sections 2.3 and 2.4): every group with
-// an agent whose name equals one of the valid tokens, ignoring case, is
-// selected (MatchSpecific); if there is none, every "*" group (MatchGlobal);
-// if there is none either, nothing (MatchNone: everything allowed). Tokens
-// that are not valid product tokens match no specific group.
+// product tokens (docs/SEMANTICS.md sections 2.3 and 2.4): every group that
+// names one of the tokens (Group.Names: a user-agent line whose name equals
+// the token, ignoring case) is selected (MatchSpecific); if there is none,
+// every "*" group (MatchGlobal); if there is none either, nothing
+// (MatchNone: everything allowed). Tokens that are not valid product tokens
+// name no group. Select is the one place where groups are merged.
 //
 // Rules and Extensions are in file order. They may share memory with f and
 // must not be modified. Select is safe for concurrent use.
 func (f *File) Select(tokens ...string) Selection {
 	var sel Selection
 	for i := range f.Groups {
-		if groupNames(&f.Groups[i], tokens) {
-			sel.Groups = append(sel.Groups, i)
+		for _, t := range tokens {
+			if f.Groups[i].Names(t) {
+				sel.Groups = append(sel.Groups, i)
+				break
+			}
 		}
 	}
 	sel.Match = MatchSpecific
 	if sel.Groups == nil {
 		for i := range f.Groups {
-			if groupIsGlobal(&f.Groups[i]) {
+			if f.Groups[i].IsGlobal() {
 				sel.Groups = append(sel.Groups, i)
 			}
 		}
@@ -706,28 +759,4 @@ func (f *File) Select(tokens ...string) Selection {
 		}
 	}
 	return sel
-}
-
-// groupNames reports whether g has an agent named by one of the valid tokens.
-func groupNames(g *Group, tokens []string) bool {
-	for _, a := range g.Agents {
-		if a.Name == "" || a.Name == "*" {
-			continue
-		}
-		for _, t := range tokens {
-			if len(t) == len(a.Name) && strings.EqualFold(t, a.Name) && ValidToken(t) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func groupIsGlobal(g *Group) bool {
-	for _, a := range g.Agents {
-		if a.IsGlobal() {
-			return true
-		}
-	}
-	return false
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// recorder is a Handler that writes every call as one short line, so that a
+// recorder is a handler that writes every call as one short line, so that a
 // test of Scan is a list of strings.
 type recorder struct{ events []string }
 
@@ -32,13 +32,17 @@ func (r *recorder) Extension(line int, key, value string) {
 
 func (r *recorder) Blank(line int) { r.events = append(r.events, fmt.Sprintf("%d blank", line)) }
 
+func (r *recorder) Unreadable(line int) {
+	r.events = append(r.events, fmt.Sprintf("%d unreadable", line))
+}
+
 func (r *recorder) Diagnostic(d Diagnostic) {
 	r.events = append(r.events, fmt.Sprintf("%d diag %s", d.Line, d.Kind))
 }
 
-func scanEvents(body string, opts Options) ([]string, ScanResult) {
+func scanEvents(body string, opts Options) ([]string, scanResult) {
 	var r recorder
-	res := Scan([]byte(body), opts, &r)
+	res := scan([]byte(body), opts, &r)
 	return r.events, res
 }
 
@@ -46,7 +50,7 @@ type scanCase struct {
 	name  string
 	body  string
 	want  []string
-	lines int // expected ScanResult.Lines; -1: not checked
+	lines int // expected scanResult.Lines; -1: not checked
 }
 
 func runScanCases(t *testing.T, cases []scanCase) {
@@ -109,7 +113,7 @@ func TestRFC9309_ScanComments(t *testing.T) {
 		{"end of line", "disallow: /a # why", []string{`1 disallow "/a"`}, 1},
 		{"inside value", "disallow: /a#b", []string{`1 disallow "/a"`}, 1},
 		{"value only comment", "disallow: # nothing", []string{`1 disallow ""`}, 1},
-		{"in key", "disal#low: /a", []string{`1 diag missing-colon`}, 1},
+		{"in key", "disal#low: /a", []string{`1 diag missing-colon`, `1 unreadable`}, 1},
 		{"user-agent", "user-agent: Googlebot # the crawler", []string{`1 user-agent "Googlebot"`}, 1},
 	})
 }
@@ -125,7 +129,7 @@ func TestRFC9309_ScanKeyValue(t *testing.T) {
 		{"key case", "DISALLOW: /A\nuSeR-aGeNt: FooBot\nALLOW: /B\nSITEMAP: https://x/S", []string{
 			`1 disallow "/A"`, `2 user-agent "FooBot"`, `3 allow "/B"`, `4 sitemap "https://x/S"`}, 4},
 		{"empty value", "disallow:", []string{`1 disallow ""`}, 1},
-		{"empty key", ": /a", []string{`1 diag missing-colon`}, 1},
+		{"empty key", ": /a", []string{`1 diag missing-colon`, `1 unreadable`}, 1},
 		{"sitemap url", "Sitemap: https://example.com/sitemap.xml", []string{
 			`1 sitemap "https://example.com/sitemap.xml"`}, 1},
 		{"other whitespace is not trimmed", "disallow: /a\v", []string{"1 disallow \"/a\\v\""}, 1},
@@ -138,11 +142,11 @@ func TestGoogle_ScanMissingColon(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"two words", "Disallow /x", []string{`1 diag missing-colon`, `1 disallow "/x"`}, 1},
 		{"two words with tabs", "user-agent\t\tFooBot  ", []string{`1 diag missing-colon`, `1 user-agent "FooBot"`}, 1},
-		{"three words", "Disallow /x /y", []string{`1 diag missing-colon`}, 1},
-		{"one word", "Disallow", []string{`1 diag missing-colon`}, 1},
+		{"three words", "Disallow /x /y", []string{`1 diag missing-colon`, `1 unreadable`}, 1},
+		{"one word", "Disallow", []string{`1 diag missing-colon`, `1 unreadable`}, 1},
 		{"unknown key", "foo bar", []string{`1 diag missing-colon`, `1 diag unknown-key`, `1 ext "foo" "bar"`}, 1},
 		{"known extension", "crawl-delay 5", []string{`1 diag missing-colon`, `1 ext "crawl-delay" "5"`}, 1},
-		{"text", "This is not a robots.txt file", []string{`1 diag missing-colon`}, 1},
+		{"text", "This is not a robots.txt file", []string{`1 diag missing-colon`, `1 unreadable`}, 1},
 	})
 }
 
@@ -214,7 +218,7 @@ func TestGoogle_ScanLineLimits(t *testing.T) {
 		{"nul ends content", "disallow: /a\x00/b\nallow: /c", []string{
 			`1 diag not-utf8`, `1 disallow "/a"`, `2 allow "/c"`}, 2},
 		{"nul line is not blank", "\x00 junk", []string{`1 diag not-utf8`}, 1},
-		{"nul cuts key", "disal\x00low: /a", []string{`1 diag not-utf8`, `1 diag missing-colon`}, 1},
+		{"nul cuts key", "disal\x00low: /a", []string{`1 diag not-utf8`, `1 diag missing-colon`, `1 unreadable`}, 1},
 	})
 }
 
@@ -230,9 +234,9 @@ func TestRFC9309_ScanSizeLimit(t *testing.T) {
 		t.Fatal("body too short")
 	}
 	var r recorder
-	res := Scan([]byte(body), Options{}, &r)
+	res := scan([]byte(body), Options{}, &r)
 	full := DefaultMaxFileSize / len(line)
-	if want := (ScanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: full + 1}); res != want {
+	if want := (scanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: full + 1}); res != want {
 		t.Errorf("Scan = %+v, want %+v", res, want)
 	}
 	tail := r.events[len(r.events)-2:]
@@ -246,7 +250,7 @@ func TestRFC9309_ScanSizeLimit(t *testing.T) {
 	// The limit on a line end: truncation is reported on the next line.
 	body = strings.Repeat("#234567\n", DefaultMaxFileSize/8) + "disallow: /"
 	events, res := scanEvents(body, Options{})
-	if want := (ScanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}); res != want {
+	if want := (scanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}); res != want {
 		t.Errorf("Scan = %+v, want %+v", res, want)
 	}
 	if diff := cmp.Diff([]string{fmt.Sprintf("%d diag truncated", DefaultMaxFileSize/8+1)}, events); diff != "" {
@@ -256,14 +260,14 @@ func TestRFC9309_ScanSizeLimit(t *testing.T) {
 	// A larger limit reads more; a smaller one is ignored.
 	for _, tc := range []struct {
 		max  int
-		want ScanResult
+		want scanResult
 	}{
-		{0, ScanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}},
-		{100, ScanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}},
-		{len(body), ScanResult{Size: len(body), Lines: DefaultMaxFileSize/8 + 1}},
-		{2 * len(body), ScanResult{Size: len(body), Lines: DefaultMaxFileSize/8 + 1}},
+		{0, scanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}},
+		{100, scanResult{Size: DefaultMaxFileSize, Truncated: true, Lines: DefaultMaxFileSize / 8}},
+		{len(body), scanResult{Size: len(body), Lines: DefaultMaxFileSize/8 + 1}},
+		{2 * len(body), scanResult{Size: len(body), Lines: DefaultMaxFileSize/8 + 1}},
 	} {
-		if got := Scan([]byte(body), Options{MaxFileSize: tc.max}, &recorder{}); got != tc.want {
+		if got := scan([]byte(body), Options{MaxFileSize: tc.max}, &recorder{}); got != tc.want {
 			t.Errorf("MaxFileSize %d: Scan = %+v, want %+v", tc.max, got, tc.want)
 		}
 	}
@@ -277,7 +281,7 @@ func TestRFC9309_ScanNotUTF8(t *testing.T) {
 		{"latin-1 value", "user-agent: a\ndisallow: /caf\xE9\nallow: /b", []string{
 			`1 user-agent "a"`, `2 diag not-utf8`, "2 disallow \"/caf\\xe9\"", `3 allow "/b"`}, 3},
 		{"valid utf-8", "disallow: /café", []string{`1 disallow "/café"`}, 1},
-		{"utf-16 bom", "\xFF\xFEu\x00", []string{`1 diag not-utf8`, `1 diag not-utf8`, `1 diag missing-colon`}, 1},
+		{"utf-16 bom", "\xFF\xFEu\x00", []string{`1 diag not-utf8`, `1 diag not-utf8`, `1 diag missing-colon`, `1 unreadable`}, 1},
 	})
 }
 
@@ -286,11 +290,11 @@ func TestRFC9309_ScanNotUTF8(t *testing.T) {
 // error page for robots.txt). No source defines this; it is our linter's.
 func TestScan_HTML(t *testing.T) {
 	runScanCases(t, []scanCase{
-		{"tag", "<html>", []string{`1 diag html`}, 1},
-		{"indented", "  <a href=\"http://x/\">Disallow: /</a>", []string{`1 diag html`}, 1},
-		{"tag in key", "foo <b>disallow</b>: /", []string{`1 diag html`}, 1},
-		{"closing in key", "b>user-agent: *", []string{`1 diag html`}, 1},
-		{"two words", "<p> x", []string{`1 diag html`}, 1},
+		{"tag", "<html>", []string{`1 diag html`, `1 unreadable`}, 1},
+		{"indented", "  <a href=\"http://x/\">Disallow: /</a>", []string{`1 diag html`, `1 unreadable`}, 1},
+		{"tag in key", "foo <b>disallow</b>: /", []string{`1 diag html`, `1 unreadable`}, 1},
+		{"closing in key", "b>user-agent: *", []string{`1 diag html`, `1 unreadable`}, 1},
+		{"two words", "<p> x", []string{`1 diag html`, `1 unreadable`}, 1},
 		{"html in value is fine", "disallow: /<script>", []string{`1 disallow "/<script>"`}, 1},
 	})
 }
@@ -311,7 +315,7 @@ func TestScan_ValuesShareTheCopy(t *testing.T) {
 func TestScan_Quadratic(t *testing.T) {
 	body := []byte(strings.Repeat("a: b\r", DefaultMaxFileSize/5-1) + "\n")
 	start := time.Now()
-	res := Scan(body, Options{}, &countHandler{})
+	res := scan(body, Options{}, &countHandler{})
 	if res.Lines != DefaultMaxFileSize/5-1 {
 		t.Errorf("Lines = %d, want %d", res.Lines, DefaultMaxFileSize/5-1)
 	}
@@ -328,6 +332,7 @@ func (c *countHandler) Rule(int, RuleKind, string)    { c.n++ }
 func (c *countHandler) Sitemap(int, string)           { c.n++ }
 func (c *countHandler) Extension(int, string, string) { c.n++ }
 func (c *countHandler) Blank(int)                     { c.n++ }
+func (c *countHandler) Unreadable(int)                { c.n++ }
 func (c *countHandler) Diagnostic(Diagnostic)         { c.n++ }
 
 // Helpers that build the expected File.
@@ -356,6 +361,7 @@ type parseCase struct {
 	body   string
 	groups []Group
 	diags  []string // "line kind"
+	joins  []Join
 }
 
 func runParseCases(t *testing.T, sem Semantics, cases []parseCase) {
@@ -368,6 +374,9 @@ func runParseCases(t *testing.T, sem Semantics, cases []parseCase) {
 			}
 			if diff := cmp.Diff(tc.diags, diagKinds(f)); diff != "" {
 				t.Errorf("Parse(%q, %v) diagnostics (-want +got):\n%s", tc.body, sem, diff)
+			}
+			if diff := cmp.Diff(tc.joins, f.Joins); diff != "" {
+				t.Errorf("Parse(%q, %v) joins (-want +got):\n%s", tc.body, sem, diff)
 			}
 		})
 	}
@@ -390,23 +399,25 @@ func groupingCases(sem Semantics) []parseCase {
 			body: "user-agent: a\n\n# c\nsitemap: s\nfoo: bar\nuser-agent: b\ndisallow: /x",
 			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 6)},
 				Rules: []Rule{d("/x", 7)}, Extensions: []Extension{ext("foo", "bar", 5)}}},
-			diags: []string{"5 unknown-key"}},
+			diags: []string{"5 unknown-key"},
+			joins: []Join{{Group: 0, Agent: 1, Line: 4, Key: "sitemap"}}},
 		{name: "blank line does not end a group",
 			body:   "user-agent: a\ndisallow: /x\n\n\ndisallow: /y",
 			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2), d("/y", 5)}}}},
 		{name: "empty disallow separates and is not stored",
 			body: "user-agent: a\ndisallow:\nuser-agent: b\ndisallow: /x",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}},
+				{Agents: []Agent{agent("a", 1)}, EmptyRuleLine: 2},
 				{Agents: []Agent{agent("b", 3)}, Rules: []Rule{d("/x", 4)}},
 			}},
 		{name: "empty allow separates too",
 			body:   "user-agent: a\nallow: # none\nuser-agent: b",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}}, {Agents: []Agent{agent("b", 3)}}}},
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, EmptyRuleLine: 2}, {Agents: []Agent{agent("b", 3)}}}},
 		{name: "crawl-delay does not separate",
 			body: "user-agent: a\ncrawl-delay: 5\nuser-agent: b\ndisallow: /x",
 			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)},
-				Rules: []Rule{d("/x", 4)}, Extensions: []Extension{ext("crawl-delay", "5", 2)}}}},
+				Rules: []Rule{d("/x", 4)}, Extensions: []Extension{ext("crawl-delay", "5", 2)}}},
+			joins: []Join{{Group: 0, Agent: 1, Line: 2, Key: "crawl-delay"}}},
 		{name: "rules before the first user-agent",
 			body:   "disallow: /x\nallow:\ncrawl-delay: 1\nuser-agent: a\ndisallow: /y",
 			groups: []Group{{Agents: []Agent{agent("a", 4)}, Rules: []Rule{d("/y", 5)}}},
@@ -489,7 +500,7 @@ func TestKoster1996_ParseRecords(t *testing.T) {
 			}},
 		{name: "empty disallow keeps the record",
 			body:   "user-agent: a\ndisallow:\n\nuser-agent: b",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}}, {Agents: []Agent{agent("b", 4)}}}},
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, EmptyRuleLine: 2}, {Agents: []Agent{agent("b", 4)}}}},
 		{name: "comment lines do not end a record",
 			body:   "user-agent: a\n# note\nuser-agent: b\n#\ndisallow: /x",
 			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)}, Rules: []Rule{d("/x", 5)}}}},
@@ -533,6 +544,65 @@ func TestRFC9309_AgentName(t *testing.T) {
 		if got := AgentName(tc.value); got != tc.want {
 			t.Errorf("AgentName(%q) = %q, want %q", tc.value, got, tc.want)
 		}
+	}
+}
+
+// docs/SEMANTICS.md section 2.1: a sitemap, an extension or an unreadable
+// line between two user-agent lines does not end the group; File.Joins
+// says which line joined them, so that a linter need not find it again.
+// Blank and comment lines are no Joins, and a rule line (empty or not) ends
+// the group.
+func TestParse_Joins(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sem  Semantics
+		body string
+		want []Join
+	}{
+		{"none", RFC9309, "user-agent: a\nuser-agent: b\ndisallow: /", nil},
+		{"blank and comment", RFC9309, "user-agent: a\n\n# c\nuser-agent: b\ndisallow: /", nil},
+		{"sitemap", RFC9309, "user-agent: a\nsitemap: s\nuser-agent: b", []Join{{0, 1, 2, "sitemap"}}},
+		{"first line only", RFC9309, "user-agent: a\n# c\nhost: h\ncrawl-delay: 1\nuser-agent: b", []Join{{0, 1, 3, "host"}}},
+		{"unreadable", RFC9309, "user-agent: a\nnot a directive\nuser-agent: b", []Join{{0, 1, 2, ""}}},
+		{"html", RFC9309, "user-agent: a\n<br>\nuser-agent: b", []Join{{0, 1, 2, ""}}},
+		{"without colon, read as a sitemap", RFC9309, "user-agent: a\nsitemap s\nuser-agent: b", []Join{{0, 1, 2, "sitemap"}}},
+		{"unknown key", RFC9309, "user-agent: a\nFoo: bar\nuser-agent: b", []Join{{0, 1, 2, "foo"}}},
+		{"user-agent without colon joins nothing", RFC9309, "user-agent: a\nuser-agent b", nil},
+		{"each pair", RFC9309, "user-agent: a\nsitemap: s\nuser-agent: b\nuser-agent: c\nx\nuser-agent: d",
+			[]Join{{0, 1, 2, "sitemap"}, {0, 3, 5, ""}}},
+		{"later group", RFC9309, "user-agent: a\ndisallow:\nuser-agent: b\ncrawl-delay: 1\nuser-agent: c",
+			[]Join{{1, 1, 4, "crawl-delay"}}},
+		{"a rule ends the group", RFC9309, "user-agent: a\ncrawl-delay: 1\ndisallow: /\nuser-agent: b", nil},
+		{"lines outside every group", RFC9309, "sitemap: s\ncrawl-delay: 1\nuser-agent: a", nil},
+		{"Google: the same", Google, "user-agent: a\nsitemap: s\nuser-agent: b", []Join{{0, 1, 2, "sitemap"}}},
+		{"Koster1996: the same", Koster1996, "user-agent: a\nsitemap: s\nuser-agent: b\ndisallow: /", []Join{{0, 1, 2, "sitemap"}}},
+		{"Koster1996: a blank line ends the record", Koster1996, "user-agent: a\ncrawl-delay: 1\n\nuser-agent: b", nil},
+		{"Koster1996: a dropped record's joins go with it", Koster1996,
+			"user-agent: a\nsitemap: s\nuser-agent: b\n\nuser-agent: c\nx\nuser-agent: d\ndisallow: /",
+			[]Join{{0, 1, 6, ""}}},
+	} {
+		f := Parse([]byte(tc.body), Options{Semantics: tc.sem})
+		if diff := cmp.Diff(tc.want, f.Joins); diff != "" {
+			t.Errorf("%s: Parse(%q, %v).Joins (-want +got):\n%s", tc.name, tc.body, tc.sem, diff)
+		}
+		for _, j := range f.Joins {
+			if a := f.Groups[j.Group].Agents; j.Agent < 1 || a[j.Agent-1].Line >= j.Line || j.Line >= a[j.Agent].Line {
+				t.Errorf("%s: join %+v is not between two user-agent lines of its group", tc.name, j)
+			}
+		}
+	}
+}
+
+// docs/SEMANTICS.md section 3.1: an empty rule is no rule, but the group
+// keeps the line of its first one.
+func TestParse_EmptyRuleLine(t *testing.T) {
+	f := Parse([]byte("user-agent: a\ndisallow: /x\nallow:\ndisallow:\nuser-agent: b\ndisallow: /y\n"), Options{})
+	if got := []int{f.Groups[0].EmptyRuleLine, f.Groups[1].EmptyRuleLine}; !cmp.Equal(got, []int{3, 0}) {
+		t.Errorf("EmptyRuleLine = %v, want [3 0]", got)
+	}
+	f = Parse([]byte("disallow:\nuser-agent: a\n"), Options{})
+	if f.Groups[0].EmptyRuleLine != 0 {
+		t.Errorf("an empty rule outside every group: EmptyRuleLine = %d, want 0", f.Groups[0].EmptyRuleLine)
 	}
 }
 

@@ -165,3 +165,69 @@ func TestSelect_DoesNotAlias(t *testing.T) {
 		t.Errorf("group b's rule = %q after appending to a's selection", got)
 	}
 }
+
+// RFC 9309 section 2.2.1 (case-insensitive match of the product token) and
+// docs/SEMANTICS.md sections 2.2 and 2.3: Agent.Names is the one rule that
+// says which user-agent lines name a crawler.
+func TestRFC9309_AgentNames(t *testing.T) {
+	for _, tc := range []struct {
+		value, tok string
+		want       bool
+	}{
+		{"Googlebot", "Googlebot", true},
+		{"Googlebot", "googlebot", true},
+		{"googlebot/2.1", "GOOGLEBOT", true},
+		{"Googlebot2", "Googlebot", true},
+		{"MJ12bot", "MJ", true},
+		{"Googlebot-Image", "Googlebot", false},
+		{"Googlebot", "Googlebot-Image", false},
+		{"Googlebot", "Googlebot/2.1", false},
+		{"Googlebot", "", false},
+		{"*", "*", false},
+		{"*", "Googlebot", false},
+		{"*foo", "", false},
+		{"", "", false},
+		{"/x", "", false},
+		{"k", "\u212A", false}, // the Kelvin sign folds to k, but is no token byte
+	} {
+		a := Agent{Name: AgentName(tc.value), Value: tc.value}
+		if got := a.Names(tc.tok); got != tc.want {
+			t.Errorf("Agent(%q).Names(%q) = %v, want %v", tc.value, tc.tok, got, tc.want)
+		}
+		g := Group{Agents: []Agent{{Name: "other"}, a}}
+		if got := g.Names(tc.tok); got != tc.want {
+			t.Errorf("Group(other, %q).Names(%q) = %v, want %v", tc.value, tc.tok, got, tc.want)
+		}
+		if got, want := g.IsGlobal(), a.Name == "*"; got != want {
+			t.Errorf("Group(other, %q).IsGlobal() = %v, want %v", tc.value, got, want)
+		}
+	}
+}
+
+// TestSelect_Names checks that Select selects exactly the groups that
+// Group.Names says name a token, and the "*" groups (Group.IsGlobal) when
+// there are none.
+func TestSelect_Names(t *testing.T) {
+	f := Parse([]byte(selectBody), Options{})
+	for _, tc := range selectCases() {
+		var want []int
+		for i := range f.Groups {
+			for _, tok := range tc.tokens {
+				if f.Groups[i].Names(tok) {
+					want = append(want, i)
+					break
+				}
+			}
+		}
+		if want == nil {
+			for i := range f.Groups {
+				if f.Groups[i].IsGlobal() {
+					want = append(want, i)
+				}
+			}
+		}
+		if got := f.Select(tc.tokens...).Groups; !cmp.Equal(want, got) {
+			t.Errorf("Select(%q).Groups = %v, want %v", tc.tokens, got, want)
+		}
+	}
+}

@@ -125,6 +125,20 @@ type Agent struct {
 // IsGlobal reports whether a names the global group "*".
 func (a Agent) IsGlobal() bool { return a.Name == "*" }
 
+// Names reports whether a names the crawler whose product token is tok
+// (docs/SEMANTICS.md sections 2.2 and 2.3): tok is a product token (one or
+// more of [A-Za-z_-]) and equals a's name, ignoring case. No token names the
+// global line "*" (see IsGlobal), and a line whose value names no token
+// names no crawler.
+//
+// It is the one place that says which user-agent lines name a crawler:
+// File.Select, the engine and the linter all ask it. It does not allocate.
+func (a Agent) Names(tok string) bool {
+	// a.Name is "", "*" or a product token: once the lengths are equal and
+	// the bytes equal ignoring case, only a tok of "*" is not a token.
+	return len(tok) == len(a.Name) && strings.EqualFold(tok, a.Name) && ValidToken(tok)
+}
+
 // Extension is a line inside a group that is not a rule: crawl-delay,
 // request-rate, visit-time, host, clean-param, and any unknown key. It never
 // changes a decision.
@@ -141,6 +155,53 @@ type Group struct {
 	Agents     []Agent
 	Rules      []Rule // in file order; rules with an empty value are not kept
 	Extensions []Extension
+	// EmptyRuleLine is the line of the group's first allow or disallow line
+	// with an empty value, 0 if it has none. Such a line allows and
+	// disallows nothing (docs/SEMANTICS.md section 3.1), so it is not in
+	// Rules, but it ends the group's user-agent lines, and a "Disallow:"
+	// says that the group means to allow everything.
+	EmptyRuleLine int
+}
+
+// Names reports whether a user-agent line of g names the crawler whose
+// product token is tok (see Agent.Names).
+func (g *Group) Names(tok string) bool {
+	for _, a := range g.Agents {
+		if a.Names(tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsGlobal reports whether a user-agent line of g is "*": g applies to the
+// crawlers that no group names (docs/SEMANTICS.md section 2.3).
+func (g *Group) IsGlobal() bool {
+	for _, a := range g.Agents {
+		if a.IsGlobal() {
+			return true
+		}
+	}
+	return false
+}
+
+// Join is a line that stands between two user-agent lines of one group
+// without ending it: a sitemap, an extension (crawl-delay, an unknown key)
+// or a line that is no directive. Only an allow or disallow line ends a
+// group's user-agent lines (docs/SEMANTICS.md section 2.1), so both lines
+// get the rules that follow, which such a line between them seldom means.
+// (Blank and comment lines join user-agent lines too, and are not Joins:
+// that is what they are for. In Koster1996 a blank line ends the record.)
+type Join struct {
+	Group int // index into File.Groups
+	// Agent is the index into the group's Agents of the later user-agent
+	// line; the earlier one is at Agent-1.
+	Agent int
+	// Line is the first line between the two that is a Join.
+	Line int
+	// Key says what the line is: "sitemap", an extension's key (lower
+	// case), or "" for a line that is no directive.
+	Key string
 }
 
 // Sitemap is a sitemap line; sitemaps are global, kept in file order with
@@ -206,6 +267,10 @@ type File struct {
 	Groups      []Group
 	Sitemaps    []Sitemap
 	Diagnostics []Diagnostic
+	// Joins are the user-agent lines that a sitemap, extension or
+	// unreadable line joined to the one before them, in file order: one
+	// for each such pair, none in most files.
+	Joins []Join
 	// Size is the number of bytes read (at most the size limit).
 	Size int
 	// Truncated reports whether the body was longer than the size limit.

@@ -89,9 +89,9 @@ func explain(f *compile.File, m *Matcher, url string) Explanation {
 			switch {
 			case e.Match == compile.MatchGlobal && a.IsGlobal():
 				e.Agents = append(e.Agents, AgentMatch{Line: a.Line, Value: a.Value, Token: "*"})
-			case e.Match == compile.MatchSpecific && a.Name != "" && !a.IsGlobal():
+			case e.Match == compile.MatchSpecific:
 				for _, t := range m.tokens {
-					if strings.EqualFold(t, a.Name) && compile.ValidToken(t) {
+					if a.Names(t) {
 						e.Agents = append(e.Agents, AgentMatch{Line: a.Line, Value: a.Value, Token: t})
 						break
 					}

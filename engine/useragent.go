@@ -345,16 +345,12 @@ func (r *Robots) MatcherChain(tokens ...string) *Matcher {
 	return r.Matcher(tokens...)
 }
 
-// names reports whether some group of r's file has an agent named tok.
+// names reports whether some group of r's file names tok (compile's
+// Group.Names, as File.Select asks).
 func (r *Robots) names(tok string) bool {
-	if !compile.ValidToken(tok) {
-		return false
-	}
 	for i := range r.file.Groups {
-		for _, a := range r.file.Groups[i].Agents {
-			if len(a.Name) == len(tok) && strings.EqualFold(a.Name, tok) {
-				return true
-			}
+		if r.file.Groups[i].Names(tok) {
+			return true
 		}
 	}
 	return false
