@@ -34,9 +34,11 @@ func init() {
 }
 
 // diffFile compares engine and reference on one body; it returns the number
-// of decisions compared and reports disagreements with a reproducer.
-func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []compile.Semantics) int {
+// of decisions compared and reports disagreements with a reproducer. It
+// decides for every set of agentSets and then for each set of extra.
+func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []compile.Semantics, extra ...[]string) int {
 	n := 0
+	sets := append(append([][]string(nil), agentSets...), extra...)
 	for _, sem := range sems {
 		r := engine.Compile(body, engine.Options{Semantics: sem})
 		f := r.File()
@@ -56,19 +58,19 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 			}
 			urls = append(urls, u)
 		}
-		for _, agents := range agentSets {
+		for _, agents := range sets {
 			m := r.Matcher(agents...)
 			for _, u := range urls {
 				got := m.Decide(u)
 				want := DecideFile(f, agents, u)
 				n++
 				if a := m.Allowed(u); a != want.Allowed {
-					t.Errorf("%s: Allowed(%q) = %v (%s, %v), reference %v", name, u, a, sem, agents, want.Allowed)
+					t.Errorf("%s: Allowed(%q) = %v (%s, %q), reference %v\n%s", name, u, a, sem, agents, want.Allowed, Reproducer(body, agents, u, sem))
 					return n
 				}
 				if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
-					t.Errorf("%s: engine and reference disagree (%s, %v, %q): engine allowed=%v line=%d (%s), reference allowed=%v line=%d (%s)\n%s",
-						name, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, want.Allowed, want.Line, want.Reason, Reproducer(body, agents, u, sem))
+					t.Errorf("%s: engine and reference disagree (%s, %q, %q): engine allowed=%v line=%d (%s %q), reference allowed=%v line=%d (%s %q)\n%s",
+						name, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, got.Rule.Pattern, want.Allowed, want.Line, want.Reason, want.Pattern, Reproducer(body, agents, u, sem))
 					return n
 				}
 			}
@@ -116,23 +118,25 @@ func TestDifferential_Corpus(t *testing.T) {
 }
 
 // FuzzEngine compares the engine with the reference matcher on generated
-// robots bodies and URLs. Seeded from the conformance table.
+// robots bodies, URLs and agent tokens: it decides for the fuzzed agent
+// (alone, and after "Googlebot" so that merging is exercised) and for every
+// set of agentSets. Seeded from the conformance table.
 func FuzzEngine(f *testing.F) {
 	cases, err := LoadConformance("../testdata/conformance.json")
 	if err != nil {
 		f.Fatal(err)
 	}
 	for i, c := range cases {
-		f.Add(c.Body(), c.URL, uint8(i%3), uint8(i%len(agentSets)))
+		f.Add(c.Body(), c.URL, uint8(i%3), c.Agents[0])
 	}
-	f.Add([]byte("User-agent: *\nDisallow: /*a*a*a*a$\nAllow: /a\n"), "/aaaa", uint8(0), uint8(0))
-	f.Fuzz(func(t *testing.T, body []byte, url string, sem, agent uint8) {
-		if len(body) > 4096 || len(url) > 512 {
+	f.Add([]byte("User-agent: *\nDisallow: /*a*a*a*a$\nAllow: /a\n"), "/aaaa", uint8(0), "bot")
+	f.Add([]byte("User-agent: FooBot/1.0\nDisallow: /%7efoo\n\nuser-agent: *\nAllow: /\n"), "http://x.com/~foo", uint8(0), "foobot")
+	f.Fuzz(func(t *testing.T, body []byte, url string, sem uint8, agent string) {
+		if len(body) > 4096 || len(url) > 512 || len(agent) > 64 {
 			return
 		}
 		s := compile.Semantics(sem % 3)
-		_ = agent // diffFile decides for every agent set
-		if n := diffFile(t, "fuzz", body, []string{url}, []compile.Semantics{s}); n == 0 {
+		if n := diffFile(t, "fuzz", body, []string{url}, []compile.Semantics{s}, []string{agent}, []string{"Googlebot", agent}); n == 0 {
 			t.Fatal("nothing compared")
 		}
 	})

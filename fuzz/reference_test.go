@@ -169,15 +169,23 @@ func TestDecide_Reasons(t *testing.T) {
 	}
 }
 
-func TestDecidePath_PathIsNotNormalisedAgain(t *testing.T) {
-	// DecidePath takes a path that is already canonical: it must not apply
-	// URL extraction (a Google host-first reading would turn "a/b" into "/b").
+func TestDecidePath_NoURLExtraction(t *testing.T) {
+	// DecidePath takes an extracted path: it must not apply URL extraction
+	// (a Google host-first reading would turn "a/b" into "/b"), but it cuts
+	// at '#', puts a '/' in front and normalises, as engine's DecidePath.
 	f := compile.Parse([]byte("User-agent: *\nDisallow: /b\n"), compile.Options{Semantics: compile.Google})
 	if got := DecidePath(f, []string{"bot"}, "/a/b"); !got.Allowed {
 		t.Errorf("DecidePath(/a/b) = %+v, want allowed", got)
 	}
+	if got := DecidePath(f, []string{"bot"}, "b#x"); got.Allowed || got.Line != 2 {
+		t.Errorf("DecidePath(b#x) = %+v, want disallowed by line 2", got)
+	}
 	if got := DecideFile(f, []string{"bot"}, "a/b"); got.Allowed || got.Line != 2 {
 		t.Errorf("DecideFile(a/b) = %+v, want disallowed by line 2", got)
+	}
+	r := compile.Parse([]byte("User-agent: *\nDisallow: /~b\n"), compile.Options{Semantics: compile.RFC9309})
+	if got := DecidePath(r, []string{"bot"}, "/%7eb"); got.Allowed || got.Line != 2 {
+		t.Errorf("RFC9309 DecidePath(/%%7eb) = %+v, want disallowed by line 2", got)
 	}
 }
 
@@ -221,5 +229,113 @@ func TestLoadConformance_Rejects(t *testing.T) {
 	}
 	if len(cases) != 2 || string(cases[0].Body()) != "User-agent: *" || len(cases[1].Body()) != 0 {
 		t.Errorf("LoadConformance = %+v, want the two cases with their bodies", cases)
+	}
+}
+
+// TestExtractPath checks the reference's reading of URLs against the
+// examples of docs/SEMANTICS.md section 3.3.
+func TestExtractPath(t *testing.T) {
+	const r, g, k = compile.RFC9309, compile.Google, compile.Koster1996
+	tests := []struct {
+		url      string
+		rfc, ggl string // Koster1996 reads URLs as RFC9309 does
+	}{
+		{"https://example.com/a?b#c", "/a?b", "/a?b"},
+		{"https://example.com", "/", "/"},
+		{"http://u:p@[::1]:8080/x", "/x", "/x"},
+		{"//example.com/a", "/a", "/a"},
+		{"/a?b", "/a?b", "/a?b"},
+		{"/a?b#c", "/a?b", "/a?b"},
+		{"/", "/", "/"},
+		{"www.example.com/private", "/private", "/private"},
+		{"example.com:8080/a", "/a", "/a"},
+		{"www.example.com?q", "/?q", "/?q"},
+		{"mailto:a@b", "/", "/"},
+		{"foo", "/", "/"},
+		{"", "/", "/"},
+		{"a#b/c", "/", "/"},
+		{"http://a.com;x/y", "/y", "/;x/y"},
+		{"http://a.com?x", "/?x", "/?x"},
+		{"http://a.com#x/y", "/", "/"},
+		{"HTTP://a.com/b", "/b", "/b"},
+		{"a/b", "/b", "/b"},
+		{"//a/b", "/b", "/b"},
+		{"//a", "/", "/"},
+		{"http://a.com/%7E/*$", "/%7E/*$", "/%7E/*$"},
+		{"s3+x-y.z://h/p", "/p", "/p"},
+		{"1x://h/p", "/p", "/p"},
+	}
+	for _, tt := range tests {
+		for _, c := range []struct {
+			sem  compile.Semantics
+			want string
+		}{{r, tt.rfc}, {k, tt.rfc}, {g, tt.ggl}} {
+			if got := ExtractPath(tt.url, c.sem); got != c.want {
+				t.Errorf("ExtractPath(%q, %s) = %q, want %q", tt.url, c.sem, got, c.want)
+			}
+		}
+	}
+}
+
+// TestNormalized checks the reference's percent-normalisation of patterns
+// and paths against docs/SEMANTICS.md sections 3.1 and 3.2.
+func TestNormalized(t *testing.T) {
+	const r, g, k = compile.RFC9309, compile.Google, compile.Koster1996
+	patterns := []struct {
+		in   string
+		sem  compile.Semantics
+		want string
+	}{
+		{"/%7Ejoe", r, "/~joe"},
+		{"/%7ejoe", g, "/%7Ejoe"},
+		{"/%7Ejoe", k, "/~joe"},
+		{"/a%2fb", r, "/a%2Fb"},
+		{"/a%2fb", g, "/a%2Fb"},
+		{"/%41%62", r, "/Ab"},
+		{"/\xc3\xbc", r, "/%C3%BC"},
+		{"/\xc3\xbc", g, "/%C3%BC"},
+		{"/%c3%bc", r, "/%C3%BC"},
+		{"/a$b", r, "/a%24b"},
+		{"/a$b", g, "/a$b"},
+		{"/a$", r, "/a$"},
+		{"/a$$", r, "/a%24$"},
+		{"/a*b*", r, "/a*b*"},
+		{"/a*$", k, "/a%2A%24"},
+		{"/a-%2A", r, "/a-%2A"},
+		{"/%zz%", r, "/%zz%"},
+		{"/%%41", r, "/%%41"},
+		{"/%4%41", r, "/%4%41"},
+		{"/%4%42", g, "/%4%42"},
+		{"/%%7e", r, "/%~"},
+		{"/%x%41", r, "/%xA"},
+	}
+	for _, tt := range patterns {
+		if got := NormalizedPattern(tt.in, tt.sem); got != tt.want {
+			t.Errorf("NormalizedPattern(%q, %s) = %q, want %q", tt.in, tt.sem, got, tt.want)
+		}
+		if again := NormalizedPattern(tt.want, tt.sem); again != tt.want {
+			t.Errorf("NormalizedPattern(%q, %s) = %q: not idempotent", tt.want, tt.sem, again)
+		}
+	}
+	paths := []struct {
+		in   string
+		sem  compile.Semantics
+		want string
+	}{
+		{"/%7Ejoe", r, "/~joe"},
+		{"/%7Ejoe", k, "/~joe"},
+		{"/%7ejoe", g, "/%7ejoe"},
+		{"/%62az", g, "/%62az"},
+		{"/a-*", r, "/a-%2A"},
+		{"/a$", r, "/a%24"},
+		{"/a*$", k, "/a%2A%24"},
+		{"/\xc3\xbc?q=%2f", r, "/%C3%BC?q=%2F"},
+		{"/\xc3\xbc", g, "/\xc3\xbc"},
+		{"/robots%2etxt", r, "/robots.txt"},
+	}
+	for _, tt := range paths {
+		if got := NormalizedPath(tt.in, tt.sem); got != tt.want {
+			t.Errorf("NormalizedPath(%q, %s) = %q, want %q", tt.in, tt.sem, got, tt.want)
+		}
 	}
 }
