@@ -3,6 +3,7 @@ package fuzz
 import (
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -35,13 +36,18 @@ func init() {
 
 // diffFile compares engine and reference on one body; it returns the number
 // of decisions compared and reports disagreements with a reproducer. It
-// decides for every set of agentSets and then for each set of extra.
+// decides for every set of agentSets, then for each set of extra, then for
+// the last name a user-agent line of the file gives, upper-cased (a specific
+// group that agentSets may not name, matched ignoring case).
 func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []compile.Semantics, extra ...[]string) int {
 	n := 0
-	sets := append(append([][]string(nil), agentSets...), extra...)
 	for _, sem := range sems {
 		r := engine.Compile(body, engine.Options{Semantics: sem})
 		f := r.File()
+		sets := append(append([][]string(nil), agentSets...), extra...)
+		if a := lastAgentName(f); a != "" {
+			sets = append(sets, []string{strings.ToUpper(a)})
+		}
 		rules := 0
 		for _, g := range f.Groups {
 			rules += len(g.Rules)
@@ -77,6 +83,20 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		}
 	}
 	return n
+}
+
+// lastAgentName returns the last product token a user-agent line of f
+// names, or "" when there is none.
+func lastAgentName(f *compile.File) string {
+	last := ""
+	for _, g := range f.Groups {
+		for _, a := range g.Agents {
+			if name := agentName(a.Value); name != "" && name != "*" {
+				last = name
+			}
+		}
+	}
+	return last
 }
 
 // TestDifferential_Corpus compares the engine with the reference matcher on

@@ -24,15 +24,21 @@ func FuzzReferencePieces(f *testing.F) {
 		if len(s) > 1024 {
 			return
 		}
-		sm := compile.Semantics(sem % 3)
-		if got, want := ExtractPath(s, sm), compile.ExtractPath(s, sm); got != want {
-			t.Errorf("%s: path of %q: reference %q, compile %q", sm, s, got, want)
-		}
-		if got, want := NormalizedPath(ExtractPath(s, sm), sm), compile.URLPath(s, sm); got != want {
-			t.Errorf("%s: normalised path of %q: reference %q, compile %q", sm, s, got, want)
-		}
-		if got, want := NormalizedPattern(s, sm), compile.NormalizePattern(s, sm); got != want {
-			t.Errorf("%s: pattern %q: reference %q, compile %q", sm, s, got, want)
-		}
+		comparePieces(t, s, compile.Semantics(sem%3))
 	})
+}
+
+// comparePieces reports where the reference's reading of s as a URL, and of
+// s as a pattern, differs from compile's in sm.
+func comparePieces(t *testing.T, s string, sm compile.Semantics) {
+	t.Helper()
+	if got, want := ExtractPath(s, sm), compile.ExtractPath(s, sm); got != want {
+		t.Errorf("%s: path of %q: reference %q, compile %q", sm, s, got, want)
+	}
+	if got, want := NormalizedPath(ExtractPath(s, sm), sm), compile.URLPath(s, sm); got != want {
+		t.Errorf("%s: normalised path of %q: reference %q, compile %q", sm, s, got, want)
+	}
+	if got, want := NormalizedPattern(s, sm), compile.NormalizePattern(s, sm); got != want {
+		t.Errorf("%s: pattern %q: reference %q, compile %q", sm, s, got, want)
+	}
 }
