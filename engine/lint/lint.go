@@ -6,9 +6,12 @@
 //
 // Check reads a parsed compile.File (plain data, no body) and returns its
 // findings sorted by line; Report merges them with the parser's diagnostics,
-// as the robotstxt lint command prints them. Every finding is exact for the
-// file's semantics, except replaces-global, which is about intent and says
-// so. Check runs in time about linear in the size of the file.
+// as the robotstxt lint command prints them. It reads only what the parser
+// kept (the groups with their empty rule lines, the lines that joined
+// user-agent lines), and merges a crawler's groups as File.Select does,
+// asking compile.Agent.Names which lines name it. Every finding is exact for
+// the file's semantics, except replaces-global, which is about intent and
+// says so. Check runs in time about linear in the size of the file.
 package lint
 
 import (
@@ -64,7 +67,8 @@ const (
 	// do not end a group (docs/SEMANTICS.md section 2.1), so the earlier crawler
 	// gets the rules that follow the later line, which is rarely what was
 	// meant ("User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /"
-	// disallows everything for a).
+	// disallows everything for a). The parser records those lines
+	// (compile.File.Joins); Check reports the first of each group.
 	JoinedGroup Kind = "joined-group"
 
 	// ReplacesGlobal: a crawler's groups have no allow or disallow line at
@@ -73,12 +77,8 @@ const (
 	// crawler may fetch everything "*" disallows; an author who only meant
 	// to add a crawl-delay usually did not mean that. This is about intent:
 	// a group with rules of its own, or with an empty "Disallow:" (the
-	// usual "allow everything"), is taken as deliberate. The parsed file
-	// keeps no empty rule, so a group is reported only when every line after
-	// its last user-agent line, up to the next group or the end of the file,
-	// is known to be an extension, sitemap or unreadable line: a group with
-	// a blank or comment line there, or followed by another group (in
-	// RFC9309 and Google only a rule line ends one), is not.
+	// usual "allow everything", which the parser keeps as
+	// compile.Group.EmptyRuleLine), is taken as deliberate.
 	ReplacesGlobal Kind = "replaces-global"
 
 	// InvalidValue: a request-rate, visit-time, host, clean-param or
@@ -142,10 +142,9 @@ func Report(f *compile.File) []Finding {
 type ruleID struct{ group, rule int }
 
 type checker struct {
-	f     *compile.File
-	out   []Finding
-	dead  map[ruleID]bool // rules that match nothing (MissingSlash)
-	known map[int]bool    // lines known not to be rules (see mayHideEmptyRule)
+	f    *compile.File
+	out  []Finding
+	dead map[ruleID]bool // rules that match nothing (MissingSlash)
 }
 
 func (c *checker) add(line int, kind Kind, msg string) {
@@ -179,26 +178,39 @@ func (c *checker) missingSlash() {
 	}
 }
 
-// mergedGroups returns, for each crawler name (lower case, "*" for the
-// global groups), the groups that apply to it, in file order, and for each
-// group its names.
-func (c *checker) mergedGroups() (byName map[string][]int, names [][]string) {
-	byName = map[string][]int{}
-	names = make([][]string, len(c.f.Groups))
-	for gi, g := range c.f.Groups {
+// crawler returns the key under which Check indexes the crawler that a
+// names, and whether a names one. Which lines name a crawler is
+// compile.Agent.Names, the rule File.Select follows; the key is the
+// crawler's product token in lower case, the same for every line that names
+// it, as Names compares ASCII tokens ignoring case.
+func crawler(a compile.Agent) (key string, ok bool) {
+	key = strings.ToLower(a.Name)
+	return key, a.Names(key)
+}
+
+// mergedGroups returns, for each crawler the file names (by its key, see
+// crawler), the groups that apply to it, in file order: the groups
+// File.Select(key) selects. Under "*" are the global groups, those
+// File.Select selects for a crawler that no group names.
+func (c *checker) mergedGroups() map[string][]int {
+	byName := map[string][]int{}
+	for gi := range c.f.Groups {
+		g := &c.f.Groups[gi]
+		if g.IsGlobal() {
+			byName["*"] = append(byName["*"], gi)
+		}
 		for _, a := range g.Agents {
-			if a.Name == "" {
+			n, ok := crawler(a)
+			if !ok {
 				continue
 			}
-			n := strings.ToLower(a.Name)
-			if contains(names[gi], n) {
-				continue
+			if groups := byName[n]; len(groups) > 0 && groups[len(groups)-1] == gi {
+				continue // another line of this group names it too
 			}
-			names[gi] = append(names[gi], n)
 			byName[n] = append(byName[n], gi)
 		}
 	}
-	return byName, names
+	return byName
 }
 
 // shadow is why a rule never decides for one crawler name.
@@ -208,7 +220,7 @@ type shadow struct {
 }
 
 func (c *checker) shadowed() {
-	byName, _ := c.mergedGroups()
+	byName := c.mergedGroups()
 	// verdict[id] is the shadow of id for every name checked so far; a
 	// rule missing from it, once its first name is checked, decides
 	// something.
@@ -399,54 +411,30 @@ func (c *checker) shadowedFirstMatch(ids []ruleID) map[ruleID]ruleID {
 }
 
 // joinedGroups reports user-agent lines that a sitemap, extension or
-// unreadable line joined into one group: once per group, at the first
-// user-agent line that was joined.
+// unreadable line joined into one group (compile.File.Joins): once per
+// group, at the first user-agent line that was joined.
 func (c *checker) joinedGroups() {
-	other := map[int]string{} // line -> what it is, for lines that do not end a group
-	for _, s := range c.f.Sitemaps {
-		other[s.Line] = "sitemap"
-	}
-	for _, d := range c.f.Diagnostics {
-		switch d.Kind {
-		case compile.DiagMissingColon, compile.DiagHTML, compile.DiagUnknownKey:
-			// Not a directive, or not one that ends a group. (A comment
-			// line may have other diagnostics, such as not-utf8.)
-			if _, ok := other[d.Line]; !ok {
-				other[d.Line] = "unreadable"
-			}
-		}
-	}
-	for _, g := range c.f.Groups {
-		for _, x := range g.Extensions {
-			other[x.Line] = x.Key
-		}
-		if len(g.Agents) < 2 {
+	last := -1 // the group reported last
+	for _, j := range c.f.Joins {
+		if j.Group == last {
 			continue
 		}
-		agentLine := map[int]bool{}
-		for _, a := range g.Agents {
-			agentLine[a.Line] = true
+		last = j.Group
+		g := &c.f.Groups[j.Group]
+		prev, a := g.Agents[j.Agent-1], g.Agents[j.Agent]
+		what := j.Key
+		if what == "" {
+			what = "unreadable"
 		}
-	pairs:
-		for i := 1; i < len(g.Agents); i++ {
-			prev, a := g.Agents[i-1], g.Agents[i]
-			for l := prev.Line + 1; l < a.Line; l++ {
-				what, ok := other[l]
-				if !ok || agentLine[l] {
-					continue
-				}
-				all := ""
-				if len(g.Agents) > 2 {
-					all = " (this group has " + strconv.Itoa(len(g.Agents)) + " user-agent lines, " +
-						strconv.Itoa(g.Agents[0].Line) + " to " + strconv.Itoa(g.Agents[len(g.Agents)-1].Line) + ")"
-				}
-				c.add(a.Line, JoinedGroup, "user-agent "+a.Value+" joins the group of user-agent "+prev.Value+
-					" (line "+strconv.Itoa(prev.Line)+")"+all+": a "+what+" line (line "+strconv.Itoa(l)+
-					") does not end a group, so they all share the rules and extensions that follow; to give "+prev.Value+
-					" its own group, put a rule after it (an empty \"Disallow:\" allows everything)")
-				break pairs
-			}
+		all := ""
+		if len(g.Agents) > 2 {
+			all = " (this group has " + strconv.Itoa(len(g.Agents)) + " user-agent lines, " +
+				strconv.Itoa(g.Agents[0].Line) + " to " + strconv.Itoa(g.Agents[len(g.Agents)-1].Line) + ")"
 		}
+		c.add(a.Line, JoinedGroup, "user-agent "+a.Value+" joins the group of user-agent "+prev.Value+
+			" (line "+strconv.Itoa(prev.Line)+")"+all+": a "+what+" line (line "+strconv.Itoa(j.Line)+
+			") does not end a group, so they all share the rules and extensions that follow; to give "+prev.Value+
+			" its own group, put a rule after it (an empty \"Disallow:\" allows everything)")
 	}
 }
 
@@ -458,7 +446,7 @@ const maxNamesListed = 5
 // rule while the "*" group disallows something: once per group, naming
 // every such crawler of it, at the first of their user-agent lines.
 func (c *checker) replacesGlobal() {
-	byName, _ := c.mergedGroups()
+	byName := c.mergedGroups()
 	var globalDisallows []*compile.Rule
 	seen := map[string]bool{}
 	for _, gi := range byName["*"] {
@@ -478,12 +466,12 @@ func (c *checker) replacesGlobal() {
 		var exts []string
 		line := 0
 		for _, a := range g.Agents {
-			n := strings.ToLower(a.Name)
-			if a.Name == "" || a.IsGlobal() || reported[n] {
+			n, ok := crawler(a)
+			if !ok || reported[n] {
 				continue
 			}
 			reported[n] = true
-			rules, keys, hidden := 0, []string(nil), false
+			rules, keys, empty := 0, []string(nil), false
 			for _, gj := range byName[n] {
 				rules += len(c.f.Groups[gj].Rules)
 				for _, x := range c.f.Groups[gj].Extensions {
@@ -491,9 +479,9 @@ func (c *checker) replacesGlobal() {
 						keys = append(keys, x.Key)
 					}
 				}
-				hidden = hidden || c.mayHideEmptyRule(gj)
+				empty = empty || c.f.Groups[gj].EmptyRuleLine != 0
 			}
-			if rules > 0 || len(keys) == 0 || hidden {
+			if rules > 0 || len(keys) == 0 || empty {
 				continue
 			}
 			if line == 0 {
@@ -525,48 +513,6 @@ func (c *checker) replacesGlobal() {
 			": it replaces the \"*\" group, so "+who+" may fetch what \"*\" disallows (line "+strconv.Itoa(r.Line)+
 			": disallow "+r.Value+more+"); repeat the \"*\" rules to obey")
 	}
-}
-
-// mayHideEmptyRule reports whether group gi may have an empty allow or
-// disallow line ("Disallow:", allow everything), which the parsed file does
-// not keep: whether some line after its last user-agent line, up to the
-// next group or the end of the file, is not known to be something else. Blank and comment lines are not known either, so a group with one
-// is taken as possibly explicit. (In RFC9309 and Google a group followed by
-// another always had a rule line: that is what ended it.)
-func (c *checker) mayHideEmptyRule(gi int) bool {
-	if c.known == nil {
-		c.known = map[int]bool{}
-		for _, s := range c.f.Sitemaps {
-			c.known[s.Line] = true
-		}
-		for _, d := range c.f.Diagnostics {
-			if d.Kind == compile.DiagMissingColon || d.Kind == compile.DiagHTML {
-				c.known[d.Line] = true
-			}
-		}
-		for _, g := range c.f.Groups {
-			for _, a := range g.Agents {
-				c.known[a.Line] = true
-			}
-			for _, x := range g.Extensions {
-				c.known[x.Line] = true
-			}
-		}
-	}
-	g := &c.f.Groups[gi]
-	end := c.f.Lines
-	if gi+1 < len(c.f.Groups) {
-		end = c.f.Groups[gi+1].Agents[0].Line - 1
-	}
-	// Between two user-agent lines of one group there is no rule line
-	// (it would have ended the group): only the lines after the last one
-	// can hide one.
-	for l := g.Agents[len(g.Agents)-1].Line; l <= end; l++ {
-		if !c.known[l] {
-			return true
-		}
-	}
-	return false
 }
 
 // invalidMessages say what a known extension key wants.
