@@ -392,21 +392,62 @@ func better(a, b uint32) uint32 {
 	return a
 }
 
-// scan is the one scan loop: it runs d from state s of generation g, with
-// the best answer so far best, over in, with the byte-to-class map cls
-// (d.classes, or d.fast which also maps the escape bytes): one table load
-// and one bit test per byte. It returns the generation it ended in (a full
-// cache is cleared on the way), and stops early with s == deadState when
-// the answer is final (at an End byte too, with the answer for the input
-// before it), or s == escapeState at an escape byte (only d.fast leads
-// there). Instantiated once for string and once for []byte, so neither
-// pays for the other.
+// scan runs d from state s of generation g, with the best answer so far
+// best, over in, with the byte-to-class map cls (d.classes, or d.fast which
+// also maps the escape bytes). It returns the generation it ended in (a
+// full cache is cleared on the way), and stops early with s == deadState
+// when the answer is final (at an End byte too, with the answer for the
+// input before it), or s == escapeState at an escape byte (only d.fast
+// leads there). The loop over bytes is run's; scan computes the
+// transitions run finds missing. Instantiated once for string and once for
+// []byte, so neither pays for the other.
 func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T) (*gen, uint32, uint32) {
 	cells := g.tab.Load().cells
-	stride, nclass := d.stride, d.nclass
-	for i := 0; i < len(in); i++ {
-		c := uint32(cls[in[i]])
-		t := atomic.LoadUint32(&cells[s+c])
+	for i := 0; ; {
+		var t uint32
+		if i, s, best, t = run(cells, cls, d.stride, d.nclass, s, best, in, i); t != unknownState {
+			return g, s, best // the end of in, or s is dead or escape
+		}
+		g2, cells2, t := d.miss(g, s, uint32(cls[in[i]]))
+		if g2 == g { // the cell is known now: run reads it again
+			cells = cells2
+			continue
+		}
+		// g was full: t is a state of the new generation g2, where s has
+		// no row. Enter t as run would, and go on from the next byte.
+		g, cells, i = g2, cells2, i+1
+		if t&specialBit != 0 {
+			if t == deadState {
+				return g, t, best
+			}
+			t &^= specialBit
+			best = better(best, cells[t+d.nclass+colAcc])
+			if best <= cells[t+d.nclass+colMin] {
+				return g, deadState, best
+			}
+		}
+		s = t
+	}
+}
+
+// run is the scan loop: it runs the table cells from state s over in[i:],
+// one table load and one bit test per byte, and returns where it stopped:
+// the index of the byte it stopped at, the state and best answer there, and
+// unknownState when that byte's transition is not computed yet (s is then
+// the state before it). At the end of in it returns len(in) and 0; when the
+// answer is final, deadState as the state; at an escape byte, escapeState.
+//
+// Each byte costs a table load whose result gives the next load's address.
+// Two tests let the CPU run ahead instead of waiting for it: a byte that
+// keeps the automaton where it is (a '*' waiting for what follows it) and a
+// byte that leads to the next row (the next byte of a pattern, when states
+// were built in that order) continue from a state computed without the
+// load, and the branch predictor guesses them; the load is then checked,
+// not waited for. run keeps only what the loop needs live, so that all of
+// it stays in registers.
+func run[T string | []byte](cells []uint32, cls *[256]uint8, stride, nclass, s, best uint32, in T, i int) (int, uint32, uint32, uint32) {
+	for ; i < len(in); i++ {
+		t := atomic.LoadUint32(&cells[s+uint32(cls[in[i]])])
 		if t == s {
 			continue
 		}
@@ -415,30 +456,23 @@ func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in
 			continue
 		}
 		if t&specialBit != 0 {
-			if t == unknownState {
-				g, cells, t = d.miss(g, s, c)
-				if t&specialBit == 0 {
-					s = t
-					continue
-				}
-			}
 			switch t {
-			case deadState:
-				return g, t, best
-			case escapeState:
-				return g, t, best
+			case unknownState:
+				return i, s, best, t
+			case deadState, escapeState:
+				return i, t, best, 0
 			case endState:
-				return g, deadState, better(best, cells[s+nclass+colEOI])
+				return i, deadState, better(best, cells[s+nclass+colEOI]), 0
 			}
 			t &^= specialBit
 			best = better(best, cells[t+nclass+colAcc])
 			if best <= cells[t+nclass+colMin] {
-				return g, deadState, best
+				return i, deadState, best, 0
 			}
 		}
 		s = t
 	}
-	return g, s, best
+	return i, s, best, 0
 }
 
 // end returns the answer for the input scanned so far.
