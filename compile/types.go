@@ -190,8 +190,8 @@ func (g *Group) IsGlobal() bool {
 // or a line that is no directive. Only an allow or disallow line ends a
 // group's user-agent lines (docs/SEMANTICS.md section 2.1), so both lines
 // get the rules that follow, which such a line between them seldom means.
-// (Blank and comment lines join user-agent lines too, and are not Joins:
-// that is what they are for. In Koster1996 a blank line ends the record.)
+// Blank and comment lines between user-agent lines are layout, not Joins
+// (and in Koster1996 a blank line ends the record).
 type Join struct {
 	Group int // index into File.Groups
 	// Agent is the index into the group's Agents of the later user-agent
