@@ -99,7 +99,8 @@ const (
 	sizeofRule      = 48
 	sizeofAgent     = 40
 	sizeofExtension = 40
-	sizeofGroup     = 72
+	sizeofGroup     = 80
+	sizeofJoin      = 40
 	sizeofSitemap   = 24
 	sizeofDiag      = 48
 	sizeofMatcher   = 160 // a Matcher, its cache entry and its Set
@@ -109,7 +110,7 @@ const (
 // value is a substring of it), the records, and the patterns that
 // normalising rewrote.
 func fileBytes(f *compile.File) int {
-	n := f.Size + sizeofGroup*len(f.Groups) + sizeofSitemap*len(f.Sitemaps)
+	n := f.Size + sizeofGroup*len(f.Groups) + sizeofSitemap*len(f.Sitemaps) + sizeofJoin*len(f.Joins)
 	for _, g := range f.Groups {
 		n += sizeofAgent*len(g.Agents) + sizeofExtension*len(g.Extensions) + sizeofRule*len(g.Rules)
 		for _, r := range g.Rules {
