@@ -452,7 +452,7 @@ func run[T string | []byte](cells []uint32, cls *[256]uint8, stride, nclass, s, 
 			continue
 		}
 		if t == s+stride {
-			s = t
+			s += stride // not s = t: the next load must not wait for this one
 			continue
 		}
 		if t&specialBit != 0 {
