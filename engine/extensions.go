@@ -33,8 +33,8 @@ type Extensions struct {
 	Hosts          []Host
 	CleanParams    []CleanParam
 	ContentSignals []ContentSignal // one per key=value pair
-	Invalid        []compile.Extension
-	Other          []compile.Extension
+	Invalid        []Extension
+	Other          []Extension
 }
 
 // CrawlDelay is a crawl-delay line: the seconds to wait between two fetches,
@@ -142,7 +142,7 @@ func (m *Matcher) Extensions() Extensions { return ParseExtensions(m.sel.Extensi
 
 // ParseExtensions reads extension lines (for example Selection.Extensions)
 // into Extensions. Keys are compared lower case, as the parser gives them.
-func ParseExtensions(exts []compile.Extension) Extensions {
+func ParseExtensions(exts []Extension) Extensions {
 	var e Extensions
 	for _, x := range exts {
 		ok := true

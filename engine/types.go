@@ -19,6 +19,10 @@ const (
 	Allow = compile.Allow
 )
 
+// Extension is a line of a group that is no rule (crawl-delay, host, an
+// unknown key ...): its key, value and line; it is compile.Extension.
+type Extension = compile.Extension
+
 // Sitemap is a sitemap line of the file (its URL as written and its line);
 // it is compile.Sitemap.
 type Sitemap = compile.Sitemap
