@@ -544,7 +544,7 @@ func (s *Set) Stats() Stats {
 	if d := s.d; d != nil {
 		g := d.cur.Load()
 		g.mu.Lock()
-		st.States = len(g.pid)
+		st.States = len(g.states)
 		st.Bytes += g.bytes
 		g.mu.Unlock()
 		st.Automata = 1
@@ -590,7 +590,7 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 	g := d.cur.Load()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	fmt.Fprintf(b, "automaton: %d states built, %d classes\n", len(g.pid), d.nclass)
+	fmt.Fprintf(b, "automaton: %d states built, %d classes\n", len(g.states), d.nclass)
 	members := make([][]byte, d.nclass)
 	for c := 0; c < 256; c++ {
 		members[d.classes[c]] = append(members[d.classes[c]], byte(c))
@@ -612,7 +612,7 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 	}
 	fmt.Fprintf(b, "  start: %s\n", d.name(g.s0))
 	cells := g.tab.Load().cells
-	for k := range g.pid {
+	for k := range g.states {
 		off := uint32(k) * d.stride
 		row := cells[off : off+d.stride]
 		fmt.Fprintf(b, "  %s:", d.name(off))

@@ -120,34 +120,43 @@ type gen struct {
 	phash  []uint64
 	pindex []int32
 
-	// States: state k is (pid[k], accs[k], T = arena[off[k]:off[k+1]]),
-	// its row at offset k*stride; index is open addressing over hashes
-	// (state+1, 0 empty).
-	pid    []int32
-	accs   []uint32
-	off    []int32
+	// States: state k is states[k] (its star set, answer, and T in
+	// arena), its row at offset k*stride; index is open addressing over
+	// their hashes (state+1, 0 empty).
+	states []stateInfo
 	arena  []int32
-	hashes []uint64
 	index  []int32
 
 	// Scratch for computing one successor.
 	tnext, newStars, pstars []int32
 }
 
+// stateInfo is one state of a generation: star set pid, answer acc (what
+// completes on entering it), T = arena[off:off+n], and its hash. One slice
+// of them, not one per field: a generation's slices grow a handful of times
+// for a real file's few dozen states, and each growth allocates.
+type stateInfo struct {
+	pid    int32
+	acc    uint32
+	off, n int32
+	hash   uint64
+}
+
 // Memory counted per state and per star set beyond their slices' items,
 // for fits, and of a generation's fixed parts.
 const (
-	stateOverhead   = 4 + 4 + 4 + 8 + 2*4 // pid, accs, off, hashes, two index slots
-	starSetOverhead = 3 * 24              // its slice headers
-	genOverhead     = 256                 // the gen and table structs, slice headers
+	stateOverhead   = 24 + 2*4 // a stateInfo, two index slots
+	starSetOverhead = 3 * 24   // its slice headers
+	genOverhead     = 256      // the gen and table structs, slice headers
 )
 
 // account counts again the memory g holds: every slice at its capacity.
 func (g *gen) account() {
 	n := genOverhead + g.psetBytes + 24*cap(g.psets)
-	n += 4 * (cap(g.pid) + cap(g.accs) + cap(g.off) + cap(g.arena) + len(g.index) + len(g.pindex) + len(g.tab.Load().cells))
+	n += 24 * cap(g.states)
+	n += 4 * (cap(g.arena) + len(g.index) + len(g.pindex) + len(g.tab.Load().cells))
 	n += 4 * (cap(g.tnext) + cap(g.newStars) + cap(g.pstars))
-	n += 8 * (cap(g.hashes) + cap(g.phash))
+	n += 8 * cap(g.phash)
 	g.bytes = n
 }
 
@@ -158,8 +167,8 @@ func (p *prog) newGen(stars []int32, acc uint32, t []int32) (*gen, uint32) {
 	g := &gen{}
 	g.tab.Store(&table{})
 	g.pindex = make([]int32, 8)
-	g.index = make([]int32, 16)
-	g.off = append(g.off, 0)
+	g.index = make([]int32, 2*initialRows)
+	g.states = make([]stateInfo, 0, initialRows)
 	// Start: every pattern at its first item, no stars yet.
 	empty := g.internStars(p, nil)
 	g.begin()
@@ -187,7 +196,10 @@ func (p *prog) newGen(stars []int32, acc uint32, t []int32) (*gen, uint32) {
 	return g, v
 }
 
-func (g *gen) tset(k int32) []int32 { return g.arena[g.off[k]:g.off[k+1]] }
+func (g *gen) tset(k int32) []int32 {
+	st := &g.states[k]
+	return g.arena[st.off : st.off+st.n]
+}
 
 // begin readies the scratch for a new successor.
 func (g *gen) begin() {
@@ -221,7 +233,7 @@ func (g *gen) add(p *prog, it int32, acc uint32) uint32 {
 func (g *gen) successor(p *prog, k int32, c uint32) (int32, uint32) {
 	g.begin()
 	acc := uint32(0)
-	ps := &g.psets[g.pid[k]]
+	ps := &g.psets[g.states[k].pid]
 	if i := bytes.IndexByte(ps.classes, byte(c)); i >= 0 {
 		for _, it := range ps.adv[i] {
 			acc = g.add(p, it+1, acc)
@@ -232,7 +244,7 @@ func (g *gen) successor(p *prog, k int32, c uint32) (int32, uint32) {
 			acc = g.add(p, it+1, acc)
 		}
 	}
-	return g.pid[k], acc
+	return g.states[k].pid, acc
 }
 
 // nextStars returns the star set after the successor being built: star set
@@ -297,24 +309,25 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 	i := h & mask
 	for ; g.index[i] != 0; i = (i + 1) & mask {
 		k := g.index[i] - 1
-		if g.hashes[k] == h && g.pid[k] == q && g.accs[k] == acc && slices.Equal(g.tset(k), out) {
+		if st := &g.states[k]; st.hash == h && st.pid == q && st.acc == acc && slices.Equal(g.tset(k), out) {
 			return g.value(p, k)
 		}
 	}
-	k := int32(len(g.pid))
-	g.pid = append(g.pid, q)
-	g.accs = append(g.accs, acc)
-	g.hashes = append(g.hashes, h)
+	k := int32(len(g.states))
+	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), n: int32(len(out)), hash: h})
 	g.arena = append(g.arena, out...)
-	g.off = append(g.off, int32(len(g.arena)))
 	g.index[i] = k + 1
-	if 2*len(g.pid) > len(g.index) {
-		g.index = rehash(g.index, g.hashes)
+	if 2*len(g.states) > len(g.index) {
+		g.index = rehash(g.index, len(g.states), func(k int) uint64 { return g.states[k].hash })
 	}
 	g.addRow(p, k, out, stars, acc)
 	g.account()
 	return g.value(p, k)
 }
+
+// initialRows is the rows of a generation's first table: the start state
+// and the first few states the first input builds.
+const initialRows = 8
 
 // addRow appends state k's row: every transition unknown (but the escape
 // and End columns), and its answers.
@@ -322,9 +335,11 @@ func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
 	tab := g.tab.Load()
 	base := uint32(k) * p.stride
 	if need := int(base + p.stride); need > len(tab.cells) {
-		// Grow by half (not double): the table is most of a small file's
-		// memory. The old table stays valid for readers still holding it.
-		n := max(need, len(tab.cells)+len(tab.cells)/2, 4*int(p.stride))
+		// Double: growing by less copied and allocated three times the
+		// final table for the thirty-odd states a real file's URLs build,
+		// a third of all a crawler allocated. The old table stays valid
+		// for readers still holding it.
+		n := max(need, 2*len(tab.cells), initialRows*int(p.stride))
 		cells := make([]uint32, n)
 		copy(cells, tab.cells)
 		tab = &table{cells: cells}
@@ -361,18 +376,19 @@ func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
 // value is the transition value of state k.
 func (g *gen) value(p *prog, k int32) uint32 {
 	v := uint32(k) * p.stride
-	if g.accs[k] != 0 {
+	if g.states[k].acc != 0 {
 		v |= specialBit
 	}
 	return v
 }
 
-// rehash returns index doubled, with every hash placed again.
-func rehash(index []int32, hashes []uint64) []int32 {
+// rehash returns index doubled, with the hashes of the n entries placed
+// again.
+func rehash(index []int32, n int, hash func(int) uint64) []int32 {
 	index = make([]int32, 2*len(index))
 	mask := uint64(len(index) - 1)
-	for k, h := range hashes {
-		i := h & mask
+	for k := 0; k < n; k++ {
+		i := hash(k) & mask
 		for index[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -409,7 +425,7 @@ func (g *gen) internStars(p *prog, stars []int32) int32 {
 	g.phash = append(g.phash, h)
 	g.pindex[i] = id + 1
 	if 2*len(g.psets) > len(g.pindex) {
-		g.pindex = rehash(g.pindex, g.phash)
+		g.pindex = rehash(g.pindex, len(g.phash), func(k int) uint64 { return g.phash[k] })
 	}
 	g.psetBytes += starSetOverhead + 4*cap(ps.stars) + cap(ps.classes)
 	for _, a := range ps.adv {
@@ -443,10 +459,13 @@ func (p *prog) stateIndex(v uint32) int32 { return int32((v &^ specialBit) / p.s
 // with fewer than two states always may: the start state and one more
 // exist whatever the budget.
 func (g *gen) fits(p *prog, n, m int) bool {
-	if len(g.pid) < 2 {
+	if len(g.states) < 2 {
 		return true
 	}
-	need := stateOverhead + 4*n + 4*int(p.stride) + starSetOverhead + 8*m
+	need := stateOverhead + 4*n + starSetOverhead + 8*m
+	if cells := len(g.tab.Load().cells); (len(g.states)+1)*int(p.stride) > cells {
+		need += 4 * max(cells, initialRows*int(p.stride)) // the table doubles
+	}
 	return g.bytes+need <= p.budget
 }
 
