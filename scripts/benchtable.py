@@ -216,6 +216,10 @@ def main():
     if pcols:
         print(f"Parse: what a crawler does once per file (ours: Compile + Matcher; ratio = other / {pcols[0]})\n")
         table(res, order, "Parse", pcols, pcols[0], header)
+    fcols = children(order, "FirstDecision", 1)
+    if fcols:
+        print(f"First decision: parse, bind and decide one URL, what a crawler waits for on a new site (ours builds the automaton states the URL visits; ratio = other / {fcols[0]})\n")
+        table(res, order, "FirstDecision", fcols, fcols[0], header)
     corpus_table(res, order, common, header)
     listing(res, order, "Scaling", "Scaling (ours)")
     listing(res, order, "Adversarial", "Adversarial (one op: parse, bind, decide every URL)")
