@@ -500,9 +500,12 @@ func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
 	}
 	n, t := p.newGen(stars, acc, g.tnext)
 	g.mu.Unlock()
+	// n is this goroutine's until published: read it before, since
+	// others may add states to it (under n.mu) as soon as it is.
+	nbytes, cells := n.bytes, n.tab.Load().cells
 	if d.cur.CompareAndSwap(g, n) {
-		d.held.Store(int64(n.bytes))
+		d.held.Store(int64(nbytes))
 	}
 	d.clears.Add(1)
-	return n, n.tab.Load().cells, t
+	return n, cells, t
 }
