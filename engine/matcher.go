@@ -89,7 +89,7 @@ func (r *Robots) build(tokens []string) *Matcher {
 		}
 	}
 	// A URL's path ends at '#'. Google's is matched as the URL gives it, so
-	// its automata stop at the '#' themselves (and usually decide before
+	// its automaton stops at the '#' itself (and usually decides before
 	// it): nothing has to look for it first. The other semantics cut the
 	// path before normalising it, and stop at escapes instead.
 	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, End: "#"}
@@ -331,7 +331,7 @@ func (m *Matcher) Stats() Stats {
 }
 
 // String dumps the selection, the merged rules in priority order, and the
-// automata.
+// automaton (the states built so far).
 func (m *Matcher) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "semantics: %s\nagents: %s\nselected: %s", m.sem, strings.Join(m.tokens, ", "), m.sel.Match)
