@@ -27,14 +27,7 @@ states built so far: they are built as URLs need them) and a last line
 
 Flags:
   --robots FILE         the robots.txt (required; - for standard input)
-  --agent TOKEN         a product token of the crawler (repeatable); "" asks
-                        for the "*" group
-  --user-agent HEADER   the crawler's User-Agent header, whose product tokens
-                        are added to those of --agent
-  --agent-chain         obey only the groups of the first token that a group
-                        names (Google's documented precedence)
-  --semantics S         rfc9309 (default), google or koster1996
-  --automaton           print the automata too
+` + crawlerFlagsHelp + `  --automaton           print the automata too
 
 Exit status: 0 printed; 1 the output could not be written; 2 bad usage or an
 unreadable robots.txt.

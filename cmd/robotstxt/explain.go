@@ -25,14 +25,7 @@ exit status 1.
 
 Flags:
   --robots FILE         the robots.txt to obey (required; - for standard input)
-  --agent TOKEN         a product token of the crawler (repeatable); "" asks
-                        for the "*" group
-  --user-agent HEADER   the crawler's User-Agent header, whose product tokens
-                        are added to those of --agent
-  --agent-chain         obey only the groups of the first token that a group
-                        names (Google's documented precedence)
-  --semantics S         rfc9309 (default), google or koster1996
-
+` + crawlerFlagsHelp + `
 Exit status: 0 every argument was a URL or path; 1 some argument was not, or
 the output could not be written; 2 bad usage or an unreadable robots.txt.
 `

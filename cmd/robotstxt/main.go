@@ -257,6 +257,17 @@ func agentWarning(a string) string {
 	return b.String()
 }
 
+// crawlerFlagsHelp is the help of the flags that name the crawler and the
+// semantics, as dump and explain give it (check words its own at length).
+const crawlerFlagsHelp = `  --agent TOKEN         a product token of the crawler (repeatable); "" asks
+                        for the "*" group
+  --user-agent HEADER   the crawler's User-Agent header, whose product tokens
+                        are added to those of --agent
+  --agent-chain         obey only the groups of the first token that a group
+                        names (Google's documented precedence)
+  --semantics S         rfc9309 (default), google or koster1996
+`
+
 // robotsFlags are the flags of the commands that decide for a crawler with
 // a local robots.txt: check, dump and explain.
 type robotsFlags struct {

@@ -388,15 +388,13 @@ func (c *Client) recharge(st *state) {
 }
 
 // cost is what e counts against MaxBytes: its overhead and key, and the
-// compiled file it keeps for fresh or stale use. The fixed answers
-// (allow all, disallow all) are shared and cost nothing more.
+// compiled file of its last 2xx fetch, the only one it keeps (apply: every
+// other result uses that file, stale, or the shared allow-all and
+// disallow-all answers, which cost nothing more).
 func (c *Client) cost(e *entry) int64 {
 	n := int64(EntryOverhead + len(e.key))
 	if e.good != nil {
 		n += int64(e.good.res.Robots.Bytes())
-	}
-	if e.st != nil && e.st != e.good && e.st.res.Robots != nil && e.st.res.Robots != c.allowAll && e.st.res.Robots != c.disallowAll && (e.good == nil || e.st.res.Robots != e.good.res.Robots) {
-		n += int64(e.st.res.Robots.Bytes())
 	}
 	return n
 }
