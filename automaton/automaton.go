@@ -58,6 +58,7 @@ package automaton
 import (
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"math/bits"
 	"slices"
 	"strings"
@@ -157,59 +158,12 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		budget = DefaultCacheBytes
 	}
 	budget = min(budget, MaxCacheBytes)
-	// Rank patterns: highest priority first, then given order.
-	type prioIndex struct {
-		prio  uint64
-		index int32
-	}
-	order := make([]prioIndex, len(patterns))
-	for i, p := range patterns {
-		order[i] = prioIndex{p.Priority, int32(i)}
-	}
-	slices.SortFunc(order, func(a, b prioIndex) int {
-		if c := cmp.Compare(b.prio, a.prio); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.index, b.index)
-	})
 	s := &Set{}
-	ranked := make([]rankedPattern, 0, len(patterns))
-	// seen finds an equal pattern ranked before (a duplicate never wins):
-	// open addressing over the patterns' hashes, rank+1 in each slot.
-	seen := make([]int32, 1<<bits.Len(uint(2*len(patterns)|7)))
-	mask := uint64(len(seen) - 1)
-	for _, o := range order {
-		p := simplify(patterns[o.index], o.index)
-		// A pattern with an End byte never matches: no input gets past one.
-		if opts.End != "" && strings.ContainsAny(p.bytes, opts.End) {
-			continue
-		}
-		h := hashPattern(p.bytes, p.anchored)
-		i := h & mask
-		dup := false
-		for ; seen[i] != 0; i = (i + 1) & mask {
-			if q := ranked[seen[i]-1]; q.bytes == p.bytes && q.anchored == p.anchored {
-				dup = true
-				break
-			}
-		}
-		if dup {
-			continue
-		}
-		seen[i] = int32(len(ranked)) + 1
-		ranked = append(ranked, p)
-	}
-	if len(ranked) == 0 {
+	d := &dfa{}
+	if s.index = d.layout(patterns, rankOrder(patterns), opts.End); s.index == nil {
 		return s
 	}
-	// The automaton numbers the patterns it keeps 0, 1, ... in rank
-	// order (its answers are that number + 1); index maps them back.
-	s.index = make([]int32, len(ranked))
-	for k, p := range ranked {
-		s.index[k] = p.index
-	}
-	d := &dfa{}
-	d.init(ranked, budget, opts.Escape, opts.End)
+	d.classify(budget, opts.Escape, opts.End)
 	g, _ := d.prog.newGen(nil, 0, nil)
 	d.cur.Store(g)
 	d.held.Store(int64(g.bytes))
@@ -217,37 +171,139 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	return s
 }
 
-// init lays out the positions of ps (in rank order) and the byte classes.
-func (d *dfa) init(ps []rankedPattern, budget int, escape, end string) {
+// rankOrder returns the indexes of patterns in rank order (highest
+// Priority first, then given order), or nil when they are given in that
+// order already, as a caller that knows its priorities may do.
+func rankOrder(patterns []Pattern) []int32 {
+	sorted := true
+	for i := 1; i < len(patterns) && sorted; i++ {
+		sorted = patterns[i-1].Priority >= patterns[i].Priority
+	}
+	if sorted {
+		return nil
+	}
+	order := make([]int32, len(patterns))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	if len(patterns) <= 32 {
+		slices.SortStableFunc(order, func(a, b int32) int {
+			return cmp.Compare(patterns[b].Priority, patterns[a].Priority)
+		})
+		return order
+	}
+	// A stable radix sort on the priority, highest first, one pass per
+	// byte that is not the same in every priority: a robots.txt's
+	// priorities differ in three bytes or so, and this costs a fraction of
+	// a comparison sort of hundreds of patterns.
+	var varies uint64
+	p0 := patterns[0].Priority
+	for _, p := range patterns {
+		varies |= p.Priority ^ p0
+	}
+	tmp := make([]int32, len(order))
+	for shift := 0; shift < 64; shift += 8 {
+		if (varies>>shift)&0xFF == 0 {
+			continue
+		}
+		var count [257]int
+		for _, i := range order {
+			count[0x100-int(uint8(patterns[i].Priority>>shift))]++
+		}
+		for b := 1; b < len(count); b++ {
+			count[b] += count[b-1]
+		}
+		for _, i := range order {
+			k := 0xFF - int(uint8(patterns[i].Priority>>shift))
+			tmp[count[k]] = i
+			count[k]++
+		}
+		order, tmp = tmp, order
+	}
+	return order
+}
+
+// hashSeed seeds Compile's duplicate check.
+var hashSeed = maphash.MakeSeed()
+
+// layout lays out the positions of patterns taken in order (nil: as given),
+// leaving out duplicates (a duplicate never wins) and patterns with an End
+// byte (no input gets past one). It returns the Set's index: the indexes
+// in patterns of the patterns kept, in rank order; nil if none is.
+func (d *dfa) layout(patterns []Pattern, order []int32, end string) []int32 {
+	p := &d.prog
+	n := 0
+	for i := range patterns {
+		n += len(patterns[i].Bytes) + 1
+	}
+	var all strings.Builder
+	all.Grow(n)
+	p.ends = make([]uint64, (n+63)/64)
+	p.starts = make([]int32, 0, len(patterns)+1)
+	p.anch = make([]bool, 0, len(patterns))
+	index := make([]int32, 0, len(patterns))
+	// seen finds an equal pattern kept before: open addressing over the
+	// patterns' hashes, rank+1 in each slot.
+	seen := make([]int32, 1<<bits.Len(uint(2*len(patterns)|7)))
+	mask := uint64(len(seen) - 1)
+	for k := range patterns {
+		pi := int32(k)
+		if order != nil {
+			pi = order[k]
+		}
+		b, anchored := simplify(patterns[pi])
+		if end != "" && strings.ContainsAny(b, end) {
+			continue
+		}
+		h := maphash.String(hashSeed, b)
+		if anchored {
+			h = ^h
+		}
+		i := h & mask
+		dup := false
+		for ; seen[i] != 0; i = (i + 1) & mask {
+			r := seen[i] - 1
+			// Pattern r has b's bytes when its end item follows them.
+			if at := int(p.starts[r]) + len(b); p.anch[r] == anchored && at < all.Len() &&
+				p.ends[at>>6]&(1<<(at&63)) != 0 && all.String()[p.starts[r]:at] == b {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		seen[i] = int32(len(p.anch)) + 1
+		p.starts = append(p.starts, int32(all.Len()))
+		all.WriteString(b)
+		p.ends[all.Len()>>6] |= 1 << (all.Len() & 63)
+		all.WriteByte(0) // the end item
+		p.anch = append(p.anch, anchored)
+		index = append(index, pi)
+	}
+	if len(index) == 0 {
+		return nil
+	}
+	p.starts = append(p.starts, int32(all.Len()))
+	p.all = all.String()
+	return index
+}
+
+// classify computes the byte classes of the patterns laid out.
+func (d *dfa) classify(budget int, escape, end string) {
 	p := &d.prog
 	p.budget = budget
 	var used, isEnd [256]bool
 	for i := 0; i < len(end); i++ {
 		isEnd[end[i]] = true
 	}
-	n := 0
-	for _, q := range ps {
-		n += len(q.bytes) + 1
-		for i := 0; i < len(q.bytes); i++ {
-			if c := q.bytes[i]; c != Wildcard {
-				used[c] = true
-			}
+	for r := 0; r+1 < len(p.starts); r++ {
+		b := p.all[p.starts[r] : p.starts[r+1]-1]
+		for i := 0; i < len(b); i++ {
+			used[b[i]] = true
 		}
 	}
-	var all strings.Builder
-	all.Grow(n)
-	p.ends = make([]uint64, (n+63)/64)
-	p.starts = make([]int32, 0, len(ps)+1)
-	p.anch = make([]bool, len(ps))
-	for k, q := range ps {
-		p.starts = append(p.starts, int32(all.Len()))
-		all.WriteString(q.bytes)
-		p.ends[all.Len()>>6] |= 1 << (all.Len() & 63)
-		all.WriteByte(0) // the end item
-		p.anch[k] = q.anchored
-	}
-	p.starts = append(p.starts, int32(all.Len()))
-	p.all = all.String()
+	used[Wildcard] = false
 	// Class 0 holds the bytes no pattern names; then one class per byte
 	// that one does; then the End bytes' class.
 	nclass := 1
@@ -295,30 +351,10 @@ func (d *dfa) init(ps []rankedPattern, budget int, escape, end string) {
 	p.stride = uint32(nclass + nExtra)
 }
 
-type rankedPattern struct {
-	bytes    string // consecutive '*' collapsed; trailing '*' removed
-	anchored bool
-	index    int32 // in the slice given to Compile
-}
-
-// hashPattern hashes a pattern for Compile's duplicate check.
-func hashPattern(b string, anchored bool) uint64 {
-	h := uint64(14695981039346656037)
-	if anchored {
-		h ^= 1
-	}
-	for i := 0; i < len(b); i++ {
-		h = (h ^ uint64(b[i])) * 1099511628211
-	}
-	h ^= h >> 29
-	h *= 0xbf58476d1ce4e5b9
-	return h ^ h>>32
-}
-
 // simplify collapses runs of Wildcard and drops trailing ones, which change
 // nothing: "/a**b*" matches as "/a*b", and an anchored "/a*" is "/a".
-func simplify(p Pattern, index int32) rankedPattern {
-	b := p.Bytes
+func simplify(p Pattern) (b string, anchored bool) {
+	b, anchored = p.Bytes, p.Anchored
 	if strings.Contains(b, "**") {
 		var sb strings.Builder
 		for i := 0; i < len(b); i++ {
@@ -329,12 +365,11 @@ func simplify(p Pattern, index int32) rankedPattern {
 		}
 		b = sb.String()
 	}
-	anchored := p.Anchored
 	if strings.HasSuffix(b, "*") {
 		b = strings.TrimRight(b, "*")
 		anchored = false
 	}
-	return rankedPattern{bytes: b, anchored: anchored, index: index}
+	return b, anchored
 }
 
 // Match returns the index (in the slice given to Compile) of the

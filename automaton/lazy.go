@@ -53,6 +53,25 @@ func (p *prog) rank(it int32) int32 {
 	return int32(lo)
 }
 
+// samePattern reports whether items a <= b belong to one pattern: no end
+// item lies in [a, b). It is rank(a) == rank(b) without a search.
+func (p *prog) samePattern(a, b int32) bool {
+	wa, wb := a>>6, b>>6
+	lo := ^uint64(0) << (a & 63)
+	if wa == wb {
+		return p.ends[wa]&lo&(1<<(b&63)-1) == 0
+	}
+	if p.ends[wa]&lo != 0 || p.ends[wb]&(1<<(b&63)-1) != 0 {
+		return false
+	}
+	for w := wa + 1; w < wb; w++ {
+		if p.ends[w] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // kind returns the kind of item it.
 func (p *prog) kind(it int32) uint8 {
 	switch {
@@ -267,7 +286,7 @@ func (g *gen) nextStars(p *prog, q int32) int32 {
 			it = g.newStars[j]
 			j++
 		}
-		if n := len(g.pstars); n > 0 && (g.pstars[n-1] == it || p.rank(g.pstars[n-1]) == p.rank(it)) {
+		if n := len(g.pstars); n > 0 && p.samePattern(g.pstars[n-1], it) {
 			g.pstars[n-1] = it // a later star of the same pattern wins
 			continue
 		}
@@ -294,7 +313,7 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 	if len(stars) > 0 {
 		out = t[:0]
 		for _, it := range t {
-			if j, _ := slices.BinarySearch(stars, it); j < len(stars) && stars[j] < p.starts[p.rank(it)+1] {
+			if j, _ := slices.BinarySearch(stars, it); j < len(stars) && p.samePattern(it, stars[j]) {
 				continue // a later star of its pattern
 			}
 			out = append(out, it)
