@@ -164,7 +164,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		return s
 	}
 	d.classify(budget, opts.Escape, opts.End)
-	g, _ := d.prog.newGen(nil, 0, nil)
+	g, _ := d.prog.newGen(true, nil, 0, nil)
 	d.cur.Store(g)
 	d.held.Store(int64(g.bytes))
 	s.d = d
@@ -348,7 +348,6 @@ func (d *dfa) classify(budget int, escape, end string) {
 		p.hasFast = true
 	}
 	p.nclass = uint32(nclass)
-	p.stride = uint32(nclass + nExtra)
 }
 
 // simplify collapses runs of Wildcard and drops trailing ones, which change
@@ -437,27 +436,32 @@ func better(a, b uint32) uint32 {
 // transitions run finds missing. Instantiated once for string and once for
 // []byte, so neither pays for the other.
 func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T) (*gen, uint32, uint32) {
-	cells := g.tab.Load().cells
+	w := g.tab.Load().w
 	for i := 0; ; {
 		var t uint32
-		if i, s, best, t = run(cells, cls, d.stride, d.nclass, s, best, in, i); t != unknownState {
+		if g.narrow {
+			i, s, best, t = runNarrow(w, cls, g.stride, g.xoff, s, best, in, i)
+		} else {
+			i, s, best, t = run(w, cls, g.stride, g.xoff, s, best, in, i)
+		}
+		if t != unknownState {
 			return g, s, best // the end of in, or s is dead or escape
 		}
-		g2, cells2, t := d.miss(g, s, uint32(cls[in[i]]))
+		g2, w2, t := d.miss(g, s, uint32(cls[in[i]]))
 		if g2 == g { // the cell is known now: run reads it again
-			cells = cells2
+			w = w2
 			continue
 		}
 		// g was full: t is a state of the new generation g2, where s has
 		// no row. Enter t as run would, and go on from the next byte.
-		g, cells, i = g2, cells2, i+1
+		g, w, i = g2, w2, i+1
 		if t&specialBit != 0 {
 			if t == deadState {
 				return g, t, best
 			}
 			t &^= specialBit
-			best = better(best, cells[t+d.nclass+colAcc])
-			if best <= cells[t+d.nclass+colMin] {
+			best = better(best, w[t+g.xoff+colAcc])
+			if best <= w[t+g.xoff+colMin] {
 				return g, deadState, best
 			}
 		}
@@ -465,12 +469,13 @@ func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in
 	}
 }
 
-// run is the scan loop: it runs the table cells from state s over in[i:],
-// one table load and one bit test per byte, and returns where it stopped:
-// the index of the byte it stopped at, the state and best answer there, and
-// unknownState when that byte's transition is not computed yet (s is then
-// the state before it). At the end of in it returns len(in) and 0; when the
-// answer is final, deadState as the state; at an escape byte, escapeState.
+// run is the scan loop of a wide table: it runs the table w from state s
+// over in[i:], one table load and one bit test per byte, and returns where
+// it stopped: the index of the byte it stopped at, the state and best
+// answer there, and unknownState when that byte's transition is not
+// computed yet (s is then the state before it). At the end of in it
+// returns len(in) and 0; when the answer is final, deadState as the state;
+// at an escape byte, escapeState.
 //
 // Each byte costs a table load whose result gives the next load's address.
 // Two tests let the CPU run ahead instead of waiting for it: a byte that
@@ -480,9 +485,9 @@ func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in
 // load, and the branch predictor guesses them; the load is then checked,
 // not waited for. run keeps only what the loop needs live, so that all of
 // it stays in registers.
-func run[T string | []byte](cells []uint32, cls *[256]uint8, stride, nclass, s, best uint32, in T, i int) (int, uint32, uint32, uint32) {
+func run[T string | []byte](w []uint32, cls *[256]uint8, stride, xoff, s, best uint32, in T, i int) (int, uint32, uint32, uint32) {
 	for ; i < len(in); i++ {
-		t := atomic.LoadUint32(&cells[s+uint32(cls[in[i]])])
+		t := atomic.LoadUint32(&w[s+uint32(cls[in[i]])])
 		if t == s {
 			continue
 		}
@@ -497,11 +502,46 @@ func run[T string | []byte](cells []uint32, cls *[256]uint8, stride, nclass, s, 
 			case deadState, escapeState:
 				return i, t, best, 0
 			case endState:
-				return i, deadState, better(best, cells[s+nclass+colEOI]), 0
+				return i, deadState, better(best, w[s+xoff+colEOI]), 0
 			}
 			t &^= specialBit
-			best = better(best, cells[t+nclass+colAcc])
-			if best <= cells[t+nclass+colMin] {
+			best = better(best, w[t+xoff+colAcc])
+			if best <= w[t+xoff+colMin] {
+				return i, deadState, best, 0
+			}
+		}
+		s = t
+	}
+	return i, s, best, 0
+}
+
+// runNarrow is run for a narrow table: the class gives the word of the row
+// and the half of it, and the cell is that half, so a byte costs a shift
+// more than in a wide table, and half the memory. It returns what run
+// does, in 32-bit transition values.
+func runNarrow[T string | []byte](w []uint32, cls *[256]uint8, stride, xoff, s, best uint32, in T, i int) (int, uint32, uint32, uint32) {
+	for ; i < len(in); i++ {
+		c := uint32(cls[in[i]])
+		t := atomic.LoadUint32(&w[s+c>>1]) >> (c & 1 * 16) & 0xFFFF
+		if t == s {
+			continue
+		}
+		if t == s+stride {
+			s += stride // as in run
+			continue
+		}
+		if t&narrowSpecial != 0 {
+			switch t {
+			case narrowUnknown:
+				return i, s, best, unknownState
+			case deadState & 0xFFFF, escapeState & 0xFFFF:
+				return i, t | 0xFFFF0000, best, 0
+			case endState & 0xFFFF:
+				return i, deadState, better(best, w[s+xoff+colEOI]), 0
+			}
+			t &^= narrowSpecial
+			best = better(best, w[t+xoff+colAcc])
+			if best <= w[t+xoff+colMin] {
 				return i, deadState, best, 0
 			}
 		}
@@ -515,7 +555,7 @@ func (d *dfa) end(g *gen, s, best uint32) uint32 {
 	if s == deadState {
 		return best
 	}
-	return better(best, g.tab.Load().cells[s+d.nclass+colEOI])
+	return better(best, g.tab.Load().w[s+g.xoff+colEOI])
 }
 
 // Empty reports whether no pattern of s can match: every input gives
@@ -645,20 +685,19 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 		}
 		return fmt.Sprintf("#%d", s.index[a-1])
 	}
-	fmt.Fprintf(b, "  start: %s\n", d.name(g.s0))
-	cells := g.tab.Load().cells
+	fmt.Fprintf(b, "  start: %s\n", g.name(g.s0))
+	w := g.tab.Load().w
 	for k := range g.states {
-		off := uint32(k) * d.stride
-		row := cells[off : off+d.stride]
-		fmt.Fprintf(b, "  %s:", d.name(off))
+		off := uint32(k) * g.stride
+		fmt.Fprintf(b, "  %s:", g.name(off))
 		for c := uint32(0); c < d.nclass; c++ {
-			switch v := row[c]; v {
+			switch v := g.cell(w, off, c); v {
 			case escapeState, endState, unknownState:
 			default:
-				fmt.Fprintf(b, " %d->%s", c, d.name(v))
+				fmt.Fprintf(b, " %d->%s", c, g.name(v))
 			}
 		}
-		extra := row[d.nclass:]
+		extra := w[off+g.xoff : off+g.stride]
 		fmt.Fprintf(b, " end->%s", answer(extra[colEOI]))
 		if extra[colAcc] != 0 {
 			fmt.Fprintf(b, " accepts %s", answer(extra[colAcc]))
@@ -667,7 +706,7 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 	}
 }
 
-func (d *dfa) name(s uint32) string {
+func (g *gen) name(s uint32) string {
 	switch s {
 	case deadState:
 		return "dead"
@@ -675,9 +714,9 @@ func (d *dfa) name(s uint32) string {
 		return "end"
 	}
 	if s&specialBit != 0 {
-		return fmt.Sprintf("S%d*", (s&^specialBit)/d.stride)
+		return fmt.Sprintf("S%d*", (s&^specialBit)/g.stride)
 	}
-	return fmt.Sprintf("S%d", s/d.stride)
+	return fmt.Sprintf("S%d", s/g.stride)
 }
 
 func byteSet(m []byte) string {

@@ -263,6 +263,36 @@ func TestCache_ClearsPastBudget(t *testing.T) {
 	}
 }
 
+// TestCache_NarrowGoesWide checks the change of table: a set starts with a
+// narrow table, and when the states its inputs visit outgrow it, but not
+// the budget, it goes on with a wide one, without counting a clear and
+// with the same answers.
+func TestCache_NarrowGoesWide(t *testing.T) {
+	var ps []Pattern
+	for i := 0; i < 40; i++ {
+		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x", Priority: uint64(i)})
+	}
+	set := Compile(ps, Options{})
+	if !set.d.cur.Load().narrow {
+		t.Fatalf("a fresh set has a wide table")
+	}
+	r := rand.New(rand.NewSource(3))
+	n := 3000
+	if testing.Short() {
+		n = 1500
+	}
+	for k := 0; k < n; k++ {
+		checkAgainstBrute(t, ps, set, "/"+randInput(r, "abcdefghijklmnopqrstx", 12))
+	}
+	st := set.Stats()
+	if g := set.d.cur.Load(); g.narrow || st.Clears != 0 {
+		t.Fatalf("after %d inputs: narrow %v, %+v; want a wide table and no clear", n, g.narrow, st)
+	}
+	if st.States*3 < narrowMaxWords/int(set.d.cur.Load().stride) {
+		t.Fatalf("%d states built in the wide table: the narrow one was not full", st.States)
+	}
+}
+
 // TestCache_StatesLinearInInput checks that an input builds at most one
 // state per byte: a pattern whose full automaton is large costs an input
 // only the states it visits.
@@ -375,7 +405,7 @@ func buildAll(t *testing.T, s *Set) {
 		}
 		seen[st] = true
 		for c := uint32(0); c < d.nclass; c++ {
-			v := g.tab.Load().cells[st+c]
+			v := g.cell(g.tab.Load().w, st, c)
 			if v == unknownState {
 				var g2 *gen
 				if g2, _, v = d.miss(g, st, c); g2 != g {
@@ -408,12 +438,12 @@ func TestScan_PatternBytesAreConsecutiveRows(t *testing.T) {
 		set.Match(tc.follow + tc.stayOn)
 		d := set.d
 		g := d.cur.Load()
-		cells := g.tab.Load().cells
+		w := g.tab.Load().w
 		s := g.s0
 		run := 0
 		for i := 0; i < len(tc.follow); i++ {
-			next := cells[s+uint32(d.classes[tc.follow[i]])] &^ specialBit
-			if next == s+d.stride {
+			next := g.cell(w, s, uint32(d.classes[tc.follow[i]])) &^ specialBit
+			if next == s+g.stride {
 				run++
 			}
 			s = next
@@ -422,8 +452,8 @@ func TestScan_PatternBytesAreConsecutiveRows(t *testing.T) {
 			t.Errorf("%v: %d of %q's bytes lead to the next row, want %d\n%s", tc.ps, run, tc.follow, tc.wantRun, set)
 		}
 		for i := 0; i < len(tc.stayOn); i++ {
-			if next := cells[s+uint32(d.classes[tc.stayOn[i]])]; next != s {
-				t.Errorf("%v: byte %q leaves the loop state S%d for %s\n%s", tc.ps, tc.stayOn[i], s/d.stride, d.name(next), set)
+			if next := g.cell(w, s, uint32(d.classes[tc.stayOn[i]])); next != s {
+				t.Errorf("%v: byte %q leaves the loop state S%d for %s\n%s", tc.ps, tc.stayOn[i], s/g.stride, g.name(next), set)
 			}
 		}
 	}

@@ -28,8 +28,7 @@ type prog struct {
 	escClass int // -1 if none
 	endClass int // the class of the End bytes, -1 if none
 	nclass   uint32
-	stride   uint32 // nclass + nExtra
-	budget   int    // bytes of one generation
+	budget   int // bytes of one generation
 }
 
 // Item kinds.
@@ -83,7 +82,8 @@ func (p *prog) kind(it int32) uint8 {
 	return itemLiteral
 }
 
-// Row layout: one cell per byte class, then three cells of answers.
+// Row layout: one cell per byte class, then three 32-bit words of answers
+// at word xoff of the row.
 const (
 	colEOI  = 0 // answer if the input ends in this state: an anchored pattern at its end (rank+1, 0 none)
 	colAcc  = 1 // answer completed on entering this state (rank+1, 0 none)
@@ -106,12 +106,73 @@ type starSet struct {
 	adv     [][]int32 // adv[k]: the star+1 items that advance on classes[k]
 }
 
-// table is a generation's transition table: rows of stride cells, read by
-// the scan with atomic loads. It is replaced, never resized in place: a
-// reader holding an older table sees every state that existed when it was
-// replaced, and its offsets stay valid in the newer one.
+// table is a generation's transition table: rows of stride 32-bit words,
+// read by the scan with atomic loads. It is replaced, never resized in
+// place: a reader holding an older table sees every state that existed when
+// it was replaced, and its offsets stay valid in the newer one.
+//
+// A table is narrow or wide. A wide row has one 32-bit word per class, a
+// transition value as the package doc says (a row's offset in words, the
+// top bit for special states, sentinels at the top). A narrow row packs two
+// 16-bit cells per word, class c in word c/2 and its low half when c is
+// even, with the same values in 16 bits (narrowSpecial and the sentinels
+// 0xFFFC..0xFFFF): half the memory, for tables of up to narrowMaxWords
+// words, which is every table a real robots.txt's URLs build. The class
+// picks the word and the half, so finding a cell costs the scan a shift
+// but no more loads. A generation that outgrows narrowMaxWords is followed
+// by a wide one.
 type table struct {
-	cells []uint32
+	w []uint32
+}
+
+// Narrow tables.
+const (
+	narrowSpecial  = 1 << 15
+	narrowMaxWords = 0x7FFC // offsets of narrow rows stay below the sentinels
+	narrowUnknown  = 0xFFFC // unknownState in 16 bits
+)
+
+// widen returns the 32-bit transition value of a narrow cell's value v.
+func widen(v uint32) uint32 {
+	switch {
+	case v >= narrowUnknown:
+		return v | 0xFFFF0000 // the sentinels
+	case v&narrowSpecial != 0:
+		return v&^narrowSpecial | specialBit
+	}
+	return v
+}
+
+// narrowed returns the 16-bit form of transition value v (of a state of a
+// narrow table, or a sentinel).
+func narrowed(v uint32) uint32 {
+	switch {
+	case v >= unknownState:
+		return v & 0xFFFF
+	case v&specialBit != 0:
+		return v&^specialBit | narrowSpecial
+	}
+	return v
+}
+
+// cell returns the transition value of class c in the row at s of w.
+func (g *gen) cell(w []uint32, s, c uint32) uint32 {
+	if !g.narrow {
+		return atomic.LoadUint32(&w[s+c])
+	}
+	return widen(atomic.LoadUint32(&w[s+c>>1]) >> (c & 1 * 16) & 0xFFFF)
+}
+
+// setCell stores transition value v for class c in the row at s of w,
+// under g.mu.
+func (g *gen) setCell(w []uint32, s, c, v uint32) {
+	if !g.narrow {
+		atomic.StoreUint32(&w[s+c], v)
+		return
+	}
+	sh := c & 1 * 16
+	x := atomic.LoadUint32(&w[s+c>>1])
+	atomic.StoreUint32(&w[s+c>>1], x&^(0xFFFF<<sh)|narrowed(v)<<sh)
 }
 
 // gen is one generation of a dfa's cache of states: the states built so far
@@ -127,6 +188,10 @@ type gen struct {
 	// s0 and best0 are the state and answer at the start of every input;
 	// s0 is deadState when the answer is already final.
 	s0, best0 uint32
+	// The row layout: narrow or wide (see table), words per row, and the
+	// word of a row where its answers start.
+	narrow       bool
+	stride, xoff uint32
 
 	mu sync.Mutex // guards everything below and writes to tab's cells
 	// bytes is the memory held, as counted against prog.budget (account);
@@ -140,7 +205,7 @@ type gen struct {
 	pindex []int32
 
 	// States: state k is states[k] (its star set, answer, and T in
-	// arena), its row at offset k*stride; index is open addressing over
+	// arena), its row at word k*stride; index is open addressing over
 	// their hashes (state+1, 0 empty).
 	states []stateInfo
 	arena  []int32
@@ -173,17 +238,23 @@ const (
 func (g *gen) account() {
 	n := genOverhead + g.psetBytes + 24*cap(g.psets)
 	n += 24 * cap(g.states)
-	n += 4 * (cap(g.arena) + len(g.index) + len(g.pindex) + len(g.tab.Load().cells))
+	n += 4 * (cap(g.arena) + len(g.index) + len(g.pindex) + len(g.tab.Load().w))
 	n += 4 * (cap(g.tnext) + cap(g.newStars) + cap(g.pstars))
 	n += 8 * cap(g.phash)
 	g.bytes = n
 }
 
-// newGen returns a generation holding the start state and, when stars is
-// not nil, the state (stars, acc, t) (a successor computed in an older
-// generation), whose transition value it also returns.
-func (p *prog) newGen(stars []int32, acc uint32, t []int32) (*gen, uint32) {
-	g := &gen{}
+// newGen returns a generation, with a narrow or wide table, holding the
+// start state and, when stars is not nil, the state (stars, acc, t) (a
+// successor computed in an older generation), whose transition value it
+// also returns.
+func (p *prog) newGen(narrow bool, stars []int32, acc uint32, t []int32) (*gen, uint32) {
+	g := &gen{narrow: narrow}
+	g.xoff = p.nclass
+	if narrow {
+		g.xoff = (p.nclass + 1) / 2
+	}
+	g.stride = g.xoff + nExtra
 	g.tab.Store(&table{})
 	g.pindex = make([]int32, 8)
 	g.index = make([]int32, 2*initialRows)
@@ -199,9 +270,9 @@ func (p *prog) newGen(stars []int32, acc uint32, t []int32) (*gen, uint32) {
 	s, best := start, uint32(0)
 	if s != deadState && s&specialBit != 0 {
 		s &^= specialBit
-		cells := g.tab.Load().cells
-		best = cells[s+p.nclass+colAcc]
-		if best <= cells[s+p.nclass+colMin] {
+		w := g.tab.Load().w
+		best = w[s+g.xoff+colAcc]
+		if best <= w[s+g.xoff+colMin] {
 			s = deadState
 		}
 	}
@@ -329,7 +400,7 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 	for ; g.index[i] != 0; i = (i + 1) & mask {
 		k := g.index[i] - 1
 		if st := &g.states[k]; st.hash == h && st.pid == q && st.acc == acc && slices.Equal(g.tset(k), out) {
-			return g.value(p, k)
+			return g.value(k)
 		}
 	}
 	k := int32(len(g.states))
@@ -341,7 +412,7 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 	}
 	g.addRow(p, k, out, stars, acc)
 	g.account()
-	return g.value(p, k)
+	return g.value(k)
 }
 
 // initialRows is the rows of a generation's first table: the start state
@@ -352,27 +423,35 @@ const initialRows = 8
 // and End columns), and its answers.
 func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
 	tab := g.tab.Load()
-	base := uint32(k) * p.stride
-	if need := int(base + p.stride); need > len(tab.cells) {
+	base := uint32(k) * g.stride
+	if need := int(base + g.stride); need > len(tab.w) {
 		// Double: growing by less copied and allocated three times the
 		// final table for the thirty-odd states a real file's URLs build,
 		// a third of all a crawler allocated. The old table stays valid
 		// for readers still holding it.
-		n := max(need, 2*len(tab.cells), initialRows*int(p.stride))
-		cells := make([]uint32, n)
-		copy(cells, tab.cells)
-		tab = &table{cells: cells}
+		n := max(need, 2*len(tab.w), initialRows*int(g.stride))
+		if g.narrow {
+			n = min(n, narrowMaxWords) // fits checked need against it
+		}
+		w := make([]uint32, n)
+		copy(w, tab.w)
+		tab = &table{w: w}
 		defer g.tab.Store(tab) // after the row is written
 	}
-	row := tab.cells[base : base+p.stride]
-	for c := range row[:p.nclass] {
-		row[c] = unknownState
+	// Nothing reads the row before a cell leading to it is stored.
+	row := tab.w[base : base+g.stride]
+	unknown := unknownState
+	if g.narrow {
+		unknown = narrowUnknown<<16 | narrowUnknown
+	}
+	for c := range row[:g.xoff] {
+		row[c] = unknown
 	}
 	if p.escClass >= 0 {
-		row[p.escClass] = escapeState
+		g.setCell(tab.w, base, uint32(p.escClass), escapeState)
 	}
 	if p.endClass >= 0 {
-		row[p.endClass] = endState
+		g.setCell(tab.w, base, uint32(p.endClass), endState)
 	}
 	// Items are numbered in rank order: the first of each set is its best.
 	eoi, minRank := uint32(0), noAlive
@@ -387,14 +466,14 @@ func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
 			eoi = better(eoi, uint32(p.rank(it))+1)
 		}
 	}
-	row[p.nclass+colEOI] = eoi
-	row[p.nclass+colAcc] = acc
-	row[p.nclass+colMin] = minRank
+	row[g.xoff+colEOI] = eoi
+	row[g.xoff+colAcc] = acc
+	row[g.xoff+colMin] = minRank
 }
 
 // value is the transition value of state k.
-func (g *gen) value(p *prog, k int32) uint32 {
-	v := uint32(k) * p.stride
+func (g *gen) value(k int32) uint32 {
+	v := uint32(k) * g.stride
 	if g.states[k].acc != 0 {
 		v |= specialBit
 	}
@@ -471,60 +550,78 @@ func hashState(p int32, acc uint32, set []int32) uint64 {
 
 // stateIndex returns the state number of a transition value (not a
 // sentinel).
-func (p *prog) stateIndex(v uint32) int32 { return int32((v &^ specialBit) / p.stride) }
+func (g *gen) stateIndex(v uint32) int32 { return int32((v &^ specialBit) / g.stride) }
 
-// fits reports whether g may add a state whose T has n items, with its row
+// What fits says of a new state.
+const (
+	fitsOK     = iota
+	fitsFull   // the budget is spent: clear the cache
+	fitsNarrow // the narrow table is full, not the budget: go on wide
+)
+
+// fits says whether g may add a state whose T has n items, with its row
 // and possibly a new star set of m stars, within the budget. A generation
 // with fewer than two states always may: the start state and one more
 // exist whatever the budget.
-func (g *gen) fits(p *prog, n, m int) bool {
+func (g *gen) fits(p *prog, n, m int) int {
 	if len(g.states) < 2 {
-		return true
+		return fitsOK
 	}
 	need := stateOverhead + 4*n + starSetOverhead + 8*m
-	if cells := len(g.tab.Load().cells); (len(g.states)+1)*int(p.stride) > cells {
-		need += 4 * max(cells, initialRows*int(p.stride)) // the table doubles
+	rows := (len(g.states) + 1) * int(g.stride)
+	if words := len(g.tab.Load().w); rows > words {
+		need += 4 * max(words, initialRows*int(g.stride)) // the table doubles
 	}
-	return g.bytes+need <= p.budget
+	switch {
+	case g.bytes+need > p.budget:
+		return fitsFull
+	case g.narrow && rows > narrowMaxWords:
+		return fitsNarrow
+	}
+	return fitsOK
 }
 
 // miss computes the transition of state s of generation g on class c (a
 // cell the scan found unknown), stores it, and returns the generation to go
-// on in (g, or a new one when g is full), that generation's cells, and the
+// on in (g, or a new one when g is full), that generation's table, and the
 // transition value. It is the only place that takes a lock.
 func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
 	p := &d.prog
 	g.mu.Lock()
-	cells := g.tab.Load().cells
-	if t := atomic.LoadUint32(&cells[s+c]); t != unknownState { // another input filled it
+	w := g.tab.Load().w
+	if t := g.cell(w, s, c); t != unknownState { // another input filled it
 		g.mu.Unlock()
-		return g, cells, t
+		return g, w, t
 	}
-	q, acc := g.successor(p, p.stateIndex(s), c)
-	if g.fits(p, len(g.tnext), len(g.psets[q].stars)+len(g.newStars)) {
+	q, acc := g.successor(p, g.stateIndex(s), c)
+	fit := g.fits(p, len(g.tnext), len(g.psets[q].stars)+len(g.newStars))
+	if fit == fitsOK {
 		t := g.finish(p, q, acc)
-		cells = g.tab.Load().cells
-		atomic.StoreUint32(&cells[s+c], t)
+		w = g.tab.Load().w
+		g.setCell(w, s, c, t)
 		if d.cur.Load() == g {
 			d.held.Store(int64(g.bytes))
 		}
 		g.mu.Unlock()
-		return g, cells, t
+		return g, w, t
 	}
-	// g is full: start a new generation with the successor in it.
-	// nextStars may add a star set to g past the budget; g is left behind.
+	// g is full: start a new generation with the successor in it, wide
+	// if g was narrow and only its table was full. nextStars may add a
+	// star set to g past the budget; g is left behind.
 	stars := g.psets[g.nextStars(p, q)].stars
 	if stars == nil {
 		stars = []int32{}
 	}
-	n, t := p.newGen(stars, acc, g.tnext)
+	n, t := p.newGen(g.narrow && fit == fitsFull, stars, acc, g.tnext)
 	g.mu.Unlock()
 	// n is this goroutine's until published: read it before, since
 	// others may add states to it (under n.mu) as soon as it is.
-	nbytes, cells := n.bytes, n.tab.Load().cells
+	nbytes, w := n.bytes, n.tab.Load().w
 	if d.cur.CompareAndSwap(g, n) {
 		d.held.Store(int64(nbytes))
 	}
-	d.clears.Add(1)
-	return n, cells, t
+	if fit == fitsFull {
+		d.clears.Add(1)
+	}
+	return n, w, t
 }
