@@ -332,12 +332,14 @@ func (d *dfa) classify(budget int, escape, end string) {
 	}
 	// The escape class: a class index no byte of classes maps to, used only
 	// by the fast map, whose column holds escapeState in every row.
-	p.fast = p.classes
+	p.fast = &p.classes
 	p.escClass = -1
 	switch {
 	case escape == "":
 		p.hasFast = true // no escapes: the fast map is the class map
 	case nclass < 256:
+		p.fast = new([256]uint8)
+		*p.fast = p.classes
 		p.escClass = nclass
 		nclass++
 		for i := 0; i < len(escape); i++ {
@@ -402,7 +404,7 @@ func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 	g := d.cur.Load()
 	st, best := g.s0, g.best0
 	if st != deadState {
-		if g, st, best = scan(d, g, &d.fast, st, best, input); st == escapeState {
+		if g, st, best = scan(d, g, d.fast, st, best, input); st == escapeState {
 			return NoMatch, false
 		}
 	}
@@ -641,7 +643,17 @@ func (s *Set) Bytes() int {
 	return n
 }
 
-func (p *prog) progBytes() int { return len(p.all) + 8*len(p.ends) + 5*len(p.starts) + 3*256 }
+// dfaOverhead is the memory of a dfa beyond its slices and class map: its
+// fields and slice headers.
+const dfaOverhead = 192
+
+func (p *prog) progBytes() int {
+	n := len(p.all) + 8*len(p.ends) + 5*len(p.starts) + 256 + dfaOverhead
+	if p.fast != &p.classes {
+		n += 256
+	}
+	return n
+}
 
 // String dumps the patterns the automaton keeps (simplified, duplicates and
 // patterns that cannot match left out), best first, and the states built so

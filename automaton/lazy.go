@@ -23,7 +23,7 @@ type prog struct {
 	// fast is classes with the Escape bytes mapped to the escape class,
 	// whose cells hold escapeState; hasFast is false when there are Escape
 	// bytes but no class index was left for them.
-	fast     [256]uint8
+	fast     *[256]uint8 // &classes when there are no Escape bytes
 	hasFast  bool
 	escClass int // -1 if none
 	endClass int // the class of the End bytes, -1 if none
@@ -211,25 +211,40 @@ type gen struct {
 	arena  []int32
 	index  []int32
 
-	// Scratch for computing one successor.
+	// Scratch for computing one successor, borrowed from scratchPool for
+	// the time of a miss: kept in every generation, it would be a tenth of
+	// what a real file's automaton holds.
+	*scratch
+}
+
+type scratch struct {
 	tnext, newStars, pstars []int32
 }
 
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// borrow and release take g's scratch from scratchPool and give it back.
+func (g *gen) borrow() { g.scratch = scratchPool.Get().(*scratch) }
+
+func (g *gen) release() {
+	scratchPool.Put(g.scratch)
+	g.scratch = nil
+}
+
 // stateInfo is one state of a generation: star set pid, answer acc (what
-// completes on entering it), T = arena[off:off+n], and its hash. One slice
-// of them, not one per field: a generation's slices grow a handful of times
-// for a real file's few dozen states, and each growth allocates.
+// completes on entering it), and T = arena[off:off+n]. One slice of them,
+// not one per field: a generation's slices grow a handful of times for a
+// real file's few dozen states, and each growth allocates.
 type stateInfo struct {
 	pid    int32
 	acc    uint32
 	off, n int32
-	hash   uint64
 }
 
 // Memory counted per state and per star set beyond their slices' items,
 // for fits, and of a generation's fixed parts.
 const (
-	stateOverhead   = 24 + 2*4 // a stateInfo, two index slots
+	stateOverhead   = 16 + 2*4 // a stateInfo, two index slots
 	starSetOverhead = 3 * 24   // its slice headers
 	genOverhead     = 256      // the gen and table structs, slice headers
 )
@@ -237,9 +252,8 @@ const (
 // account counts again the memory g holds: every slice at its capacity.
 func (g *gen) account() {
 	n := genOverhead + g.psetBytes + 24*cap(g.psets)
-	n += 24 * cap(g.states)
+	n += 16 * cap(g.states)
 	n += 4 * (cap(g.arena) + len(g.index) + len(g.pindex) + len(g.tab.Load().w))
-	n += 4 * (cap(g.tnext) + cap(g.newStars) + cap(g.pstars))
 	n += 8 * cap(g.phash)
 	g.bytes = n
 }
@@ -255,6 +269,8 @@ func (p *prog) newGen(narrow bool, stars []int32, acc uint32, t []int32) (*gen, 
 		g.xoff = (p.nclass + 1) / 2
 	}
 	g.stride = g.xoff + nExtra
+	g.borrow()
+	defer g.release()
 	g.tab.Store(&table{})
 	g.pindex = make([]int32, 8)
 	g.index = make([]int32, 2*initialRows)
@@ -399,16 +415,18 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 	i := h & mask
 	for ; g.index[i] != 0; i = (i + 1) & mask {
 		k := g.index[i] - 1
-		if st := &g.states[k]; st.hash == h && st.pid == q && st.acc == acc && slices.Equal(g.tset(k), out) {
+		if st := &g.states[k]; st.pid == q && st.acc == acc && slices.Equal(g.tset(k), out) {
 			return g.value(k)
 		}
 	}
 	k := int32(len(g.states))
-	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), n: int32(len(out)), hash: h})
+	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), n: int32(len(out))})
 	g.arena = append(g.arena, out...)
 	g.index[i] = k + 1
 	if 2*len(g.states) > len(g.index) {
-		g.index = rehash(g.index, len(g.states), func(k int) uint64 { return g.states[k].hash })
+		g.index = rehash(g.index, len(g.states), func(k int) uint64 {
+			return hashState(g.states[k].pid, g.states[k].acc, g.tset(int32(k)))
+		})
 	}
 	g.addRow(p, k, out, stars, acc)
 	g.account()
@@ -593,10 +611,12 @@ func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
 		g.mu.Unlock()
 		return g, w, t
 	}
+	g.borrow()
 	q, acc := g.successor(p, g.stateIndex(s), c)
 	fit := g.fits(p, len(g.tnext), len(g.psets[q].stars)+len(g.newStars))
 	if fit == fitsOK {
 		t := g.finish(p, q, acc)
+		g.release()
 		w = g.tab.Load().w
 		g.setCell(w, s, c, t)
 		if d.cur.Load() == g {
@@ -613,6 +633,7 @@ func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
 		stars = []int32{}
 	}
 	n, t := p.newGen(g.narrow && fit == fitsFull, stars, acc, g.tnext)
+	g.release()
 	g.mu.Unlock()
 	// n is this goroutine's until published: read it before, since
 	// others may add states to it (under n.mu) as soon as it is.
