@@ -2,11 +2,14 @@ package compile
 
 import (
 	"bufio"
-	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 )
 
 // maxParseFuzzInput bounds the fuzzer's inputs: 64 KiB reach every line-level
@@ -57,6 +60,7 @@ func FuzzParse(f *testing.F) {
 		for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
 			checkFile(t, body, Parse(body, Options{Semantics: sem}))
 		}
+		checkKeepsNothing(t, body)
 	})
 }
 
@@ -170,4 +174,46 @@ func corpusSeeds(tb testing.TB) [][]byte {
 		}
 	}
 	return seeds
+}
+
+// checkKeepsNothing checks that a File keeps nothing of the body it was
+// parsed from: once the caller's bytes are overwritten, it still equals the
+// File of the body as it was.
+func checkKeepsNothing(t *testing.T, body []byte) {
+	t.Helper()
+	mine := append([]byte(nil), body...)
+	got := Parse(mine, Options{Semantics: Google})
+	for i := range mine {
+		mine[i] = 'X'
+	}
+	want := Parse(body, Options{Semantics: Google})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("the File changed when the body it was parsed from was overwritten (-want +got):\n%s", diff)
+	}
+}
+
+// TestParse_KeepsNothingOfBody checks that Parse copies out every string
+// the File holds (it reads the body without copying it): on lines of every
+// kind, and on the corpus.
+func TestParse_KeepsNothingOfBody(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		b.WriteString("# a comment line that takes room, as real files have them\n")
+		b.WriteString("User-agent: Bot" + strings.Repeat("x", i%3) + "/1.0\n")
+		b.WriteString("Disallow: /private/" + strings.Repeat("ab", i%5) + "  # why\n")
+		b.WriteString("Allow: /p%7e/index.html\nallow: /" + strings.Repeat("v", 600) + "\n")
+		b.WriteString("Crawl-Delay: 10\nX-Unknown: y\nSitemap: https://example.com/s.xml\nNoindex /x\nuseragent: z\n\n")
+	}
+	b.WriteString("<html>\ndisallow: /a\x00b\n\xff\xfe\nuser-agent: * x\nuser-agent:\n")
+	checkKeepsNothing(t, []byte(b.String()))
+	for _, s := range fuzzSeeds {
+		checkKeepsNothing(t, []byte(s))
+	}
+	for _, f := range corpus.TestFiles(t, 300) {
+		body, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkKeepsNothing(t, body)
+	}
 }

@@ -106,23 +106,38 @@ const (
 	sizeofMatcher   = 160 // a Matcher, its cache entry and its Set
 )
 
-// fileBytes estimates the memory f holds: one copy of the body (every
-// value is a substring of it), the records, and the patterns that
-// normalising rewrote.
+// fileBytes estimates the memory f holds: its values (compile.Parse keeps
+// them in one string, or keeps the whole body when they are most of it),
+// the records, and the patterns that normalising rewrote.
 func fileBytes(f *compile.File) int {
-	n := f.Size + sizeofGroup*len(f.Groups) + sizeofSitemap*len(f.Sitemaps) + sizeofJoin*len(f.Joins)
+	n := sizeofGroup*len(f.Groups) + sizeofSitemap*len(f.Sitemaps) + sizeofJoin*len(f.Joins)
+	values := 0
 	for _, g := range f.Groups {
 		n += sizeofAgent*len(g.Agents) + sizeofExtension*len(g.Extensions) + sizeofRule*len(g.Rules)
+		for _, a := range g.Agents {
+			values += len(a.Value)
+		}
+		for _, e := range g.Extensions {
+			values += len(e.Value)
+		}
 		for _, r := range g.Rules {
+			values += len(r.Value)
 			if r.Pattern != r.Value {
 				n += len(r.Pattern)
 			}
 		}
 	}
+	for _, s := range f.Sitemaps {
+		values += len(s.URL)
+	}
 	for _, d := range f.Diagnostics {
 		n += sizeofDiag + len(d.Message)
+		values += len(d.Text)
 	}
-	return n
+	if values > f.Size*3/4 {
+		values = f.Size
+	}
+	return n + values
 }
 
 // Bytes returns the memory r holds: the parsed file and its cached
