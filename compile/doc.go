@@ -20,7 +20,8 @@
 // into one group), so that a linter reads the File and not the body.
 // Agent.Names says which user-agent lines name a crawler; File.Select merges
 // the groups they name. Everything is linear in the input, never fails,
-// never panics, and every string of the result is a substring of one copy of
-// the input. docs/SEMANTICS.md sections 1, 2 and
+// never panics, and keeps nothing of the input: the values a File holds are
+// copied out of it, and comments, keys and white space are left behind.
+// docs/SEMANTICS.md sections 1, 2 and
 // 6 are the specification.
 package compile

@@ -17,8 +17,9 @@ import (
 // Sitemap, Extension, Blank and Unreadable per line; a comment-only line
 // calls none. The diagnostics scan finds on a line are reported before that
 // line's other call, so a handler that appends diagnostics keeps them sorted
-// by line. Every string passed to a handler is a substring of one private
-// copy of the body: it may be kept without copying.
+// by line. The strings passed to a handler are substrings of the body as
+// scan reads it: Parse reads the caller's bytes without copying them and
+// copies out what it keeps; scan (for tests and benchmarks) reads a copy.
 type handler interface {
 	UserAgent(line int, value string)
 	Rule(line int, kind RuleKind, value string) // value trimmed, comment cut; may be empty
@@ -258,6 +259,7 @@ func bomLen(s string) int {
 // reported as a Diagnostic and skipped or read as best it can. It runs in
 // time linear in the bytes read and allocates one copy of them (plus the
 // lower-cased keys of unknown extensions that have upper-case letters).
+// Parse does what scan does, on the caller's bytes.
 func scan(body []byte, opts Options, h handler) scanResult {
 	limit := opts.EffectiveMaxFileSize()
 	n := len(body)
@@ -462,10 +464,11 @@ func typoMessage(d directive) string {
 // and never panics; what it cannot read is reported in File.Diagnostics,
 // sorted by line.
 //
-// Parse runs in time linear in the bytes read. It keeps nothing of body:
-// the values the File holds are copied into a few blocks of their own
-// (keep), and the comments, keys and white space around them, about 40% of
-// a real robots.txt, are not kept; a rule costs no allocation of its own
+// Parse runs in time linear in the bytes read. It reads body without
+// copying it, so body must not change while Parse runs, and keeps nothing
+// of it: the values the File holds are copied into a few blocks of their
+// own (keep), and the comments, keys and white space around them, about 40%
+// of a real robots.txt, are not kept. A rule costs no allocation of its own
 // unless its pattern needs normalising.
 func Parse(body []byte, opts Options) *File {
 	limit := opts.EffectiveMaxFileSize()

@@ -88,7 +88,9 @@ type matcherOnce struct {
 }
 
 // Compile parses body and prepares it for decisions. It never fails: what
-// the parser did not understand is in File().Diagnostics.
+// the parser did not understand is in File().Diagnostics. It keeps nothing
+// of body (the caller may reuse it once Compile returns), and body must not
+// change while it runs.
 func Compile(body []byte, opts Options) *Robots {
 	f := compile.Parse(body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize})
 	return &Robots{file: f, opts: opts, fileBytes: fileBytes(f)}
