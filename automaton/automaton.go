@@ -164,7 +164,9 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		return s
 	}
 	d.classify(budget, opts.Escape, opts.End)
-	g, _ := d.prog.newGen(true, nil, 0, nil)
+	sc := scratchPool.Get().(*scratch)
+	g, _ := d.prog.newGen(sc, true, nil, 0, nil)
+	scratchPool.Put(sc)
 	d.cur.Store(g)
 	d.held.Store(int64(g.bytes))
 	s.d = d
@@ -434,40 +436,58 @@ func better(a, b uint32) uint32 {
 // full cache is cleared on the way), and stops early with s == deadState
 // when the answer is final (at an End byte too, with the answer for the
 // input before it), or s == escapeState at an escape byte (only d.fast
-// leads there). The loop over bytes is run's; scan computes the
-// transitions run finds missing. Instantiated once for string and once for
-// []byte, so neither pays for the other.
+// leads there). The loop over bytes is run's (runNarrow's for a narrow
+// table); once it finds a transition not computed yet, scanMissing goes
+// on. Instantiated once for string and once for []byte, so neither pays for
+// the other.
 func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T) (*gen, uint32, uint32) {
 	w := g.tab.Load().w
-	for i := 0; ; {
-		var t uint32
+	var i int
+	var t uint32
+	if g.narrow {
+		i, s, best, t = runNarrow(w, cls, g.stride, g.xoff, s, best, in, 0)
+	} else {
+		i, s, best, t = run(w, cls, g.stride, g.xoff, s, best, in, 0)
+	}
+	if t != unknownState {
+		return g, s, best // the end of in, or s is dead or escape
+	}
+	return scanMissing(d, g, cls, s, best, in, i)
+}
+
+// scanMissing is scan from the byte at i of in, whose transition from
+// state s is not computed yet: it computes the transitions run finds
+// missing, with a scratch from scratchPool.
+func scanMissing[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T, i int) (*gen, uint32, uint32) {
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	for {
+		g2, w, t := d.miss(g, sc, s, uint32(cls[in[i]]))
+		if g2 != g {
+			// g was full: t is a state of the new generation g2, where
+			// s has no row. Enter t as run would, and go on from the
+			// next byte.
+			g, i = g2, i+1
+			if t&specialBit != 0 {
+				if t == deadState {
+					return g, t, best
+				}
+				t &^= specialBit
+				best = better(best, w[t+g.xoff+colAcc])
+				if best <= w[t+g.xoff+colMin] {
+					return g, deadState, best
+				}
+			}
+			s = t
+		} // else the cell is known now: run reads it again
 		if g.narrow {
 			i, s, best, t = runNarrow(w, cls, g.stride, g.xoff, s, best, in, i)
 		} else {
 			i, s, best, t = run(w, cls, g.stride, g.xoff, s, best, in, i)
 		}
 		if t != unknownState {
-			return g, s, best // the end of in, or s is dead or escape
+			return g, s, best
 		}
-		g2, w2, t := d.miss(g, s, uint32(cls[in[i]]))
-		if g2 == g { // the cell is known now: run reads it again
-			w = w2
-			continue
-		}
-		// g was full: t is a state of the new generation g2, where s has
-		// no row. Enter t as run would, and go on from the next byte.
-		g, w, i = g2, w2, i+1
-		if t&specialBit != 0 {
-			if t == deadState {
-				return g, t, best
-			}
-			t &^= specialBit
-			best = better(best, w[t+g.xoff+colAcc])
-			if best <= w[t+g.xoff+colMin] {
-				return g, deadState, best
-			}
-		}
-		s = t
 	}
 }
 

@@ -408,7 +408,7 @@ func buildAll(t *testing.T, s *Set) {
 			v := g.cell(g.tab.Load().w, st, c)
 			if v == unknownState {
 				var g2 *gen
-				if g2, _, v = d.miss(g, st, c); g2 != g {
+				if g2, _, v = d.miss(g, new(scratch), st, c); g2 != g {
 					t.Fatalf("the cache was cleared while building every state")
 				}
 			}

@@ -211,25 +211,17 @@ type gen struct {
 	arena  []int32
 	index  []int32
 
-	// Scratch for computing one successor, borrowed from scratchPool for
-	// the time of a miss: kept in every generation, it would be a tenth of
-	// what a real file's automaton holds.
-	*scratch
 }
 
+// scratch is where a successor is computed. A scan that misses takes one
+// from scratchPool for the rest of its input (scanMissing), so that no
+// generation holds one (it would be a tenth of what a real file's automaton
+// holds) and the pool is asked once per input, not once per miss.
 type scratch struct {
 	tnext, newStars, pstars []int32
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
-
-// borrow and release take g's scratch from scratchPool and give it back.
-func (g *gen) borrow() { g.scratch = scratchPool.Get().(*scratch) }
-
-func (g *gen) release() {
-	scratchPool.Put(g.scratch)
-	g.scratch = nil
-}
 
 // stateInfo is one state of a generation: star set pid, answer acc (what
 // completes on entering it), and T = arena[off:off+n]. One slice of them,
@@ -262,27 +254,28 @@ func (g *gen) account() {
 // start state and, when stars is not nil, the state (stars, acc, t) (a
 // successor computed in an older generation), whose transition value it
 // also returns.
-func (p *prog) newGen(narrow bool, stars []int32, acc uint32, t []int32) (*gen, uint32) {
+func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []int32) (*gen, uint32) {
 	g := &gen{narrow: narrow}
 	g.xoff = p.nclass
 	if narrow {
 		g.xoff = (p.nclass + 1) / 2
 	}
 	g.stride = g.xoff + nExtra
-	g.borrow()
-	defer g.release()
 	g.tab.Store(&table{})
 	g.pindex = make([]int32, 8)
 	g.index = make([]int32, 2*initialRows)
 	g.states = make([]stateInfo, 0, initialRows)
 	// Start: every pattern at its first item, no stars yet.
+	if stars != nil {
+		t = slices.Clone(t) // sc holds it, and computing the start state overwrites sc
+	}
 	empty := g.internStars(p, nil)
-	g.begin()
+	sc.begin()
 	acc0 := uint32(0)
 	for r := 0; r+1 < len(p.starts); r++ {
-		acc0 = g.add(p, p.starts[r], acc0)
+		acc0 = sc.add(p, p.starts[r], acc0)
 	}
-	start := g.finish(p, empty, acc0)
+	start := g.finish(p, sc, empty, acc0)
 	s, best := start, uint32(0)
 	if s != deadState && s&specialBit != 0 {
 		s &^= specialBit
@@ -295,9 +288,9 @@ func (p *prog) newGen(narrow bool, stars []int32, acc uint32, t []int32) (*gen, 
 	g.s0, g.best0 = s, best
 	v := uint32(0)
 	if stars != nil {
-		g.begin()
-		g.tnext = append(g.tnext, t...)
-		v = g.finish(p, g.internStars(p, stars), acc)
+		sc.begin()
+		sc.tnext = append(sc.tnext, t...)
+		v = g.finish(p, sc, g.internStars(p, stars), acc)
 	}
 	return g, v
 }
@@ -308,14 +301,14 @@ func (g *gen) tset(k int32) []int32 {
 }
 
 // begin readies the scratch for a new successor.
-func (g *gen) begin() {
-	g.tnext = g.tnext[:0]
-	g.newStars = g.newStars[:0]
+func (sc *scratch) begin() {
+	sc.tnext = sc.tnext[:0]
+	sc.newStars = sc.newStars[:0]
 }
 
 // add puts item it into the successor being built and returns acc updated
 // with the pattern it completes, if any.
-func (g *gen) add(p *prog, it int32, acc uint32) uint32 {
+func (sc *scratch) add(p *prog, it int32, acc uint32) uint32 {
 	switch p.kind(it) {
 	case itemEnd:
 		if r := p.rank(it); !p.anch[r] {
@@ -327,27 +320,27 @@ func (g *gen) add(p *prog, it int32, acc uint32) uint32 {
 	case itemStar:
 		// A star also matches the empty run: the item after it is
 		// implied by the star (its star set advances it).
-		g.newStars = append(g.newStars, it)
+		sc.newStars = append(sc.newStars, it)
 		return acc
 	}
-	g.tnext = append(g.tnext, it)
+	sc.tnext = append(sc.tnext, it)
 	return acc
 }
 
 // successor computes, into the scratch, the successor of state k on class
 // c, and returns its star set and answer for finish.
-func (g *gen) successor(p *prog, k int32, c uint32) (int32, uint32) {
-	g.begin()
+func (g *gen) successor(p *prog, sc *scratch, k int32, c uint32) (int32, uint32) {
+	sc.begin()
 	acc := uint32(0)
 	ps := &g.psets[g.states[k].pid]
 	if i := bytes.IndexByte(ps.classes, byte(c)); i >= 0 {
 		for _, it := range ps.adv[i] {
-			acc = g.add(p, it+1, acc)
+			acc = sc.add(p, it+1, acc)
 		}
 	}
 	for _, it := range g.tset(k) {
 		if uint32(p.classes[p.all[it]]) == c && p.kind(it) == itemLiteral {
-			acc = g.add(p, it+1, acc)
+			acc = sc.add(p, it+1, acc)
 		}
 	}
 	return g.states[k].pid, acc
@@ -356,42 +349,42 @@ func (g *gen) successor(p *prog, k int32, c uint32) (int32, uint32) {
 // nextStars returns the star set after the successor being built: star set
 // q's stars, less those of patterns that reached a later star, plus the new
 // stars (the last per pattern). It returns q itself when nothing changed.
-func (g *gen) nextStars(p *prog, q int32) int32 {
-	if len(g.newStars) == 0 {
+func (g *gen) nextStars(p *prog, sc *scratch, q int32) int32 {
+	if len(sc.newStars) == 0 {
 		return q
 	}
-	slices.Sort(g.newStars)
-	g.pstars = g.pstars[:0]
+	slices.Sort(sc.newStars)
+	sc.pstars = sc.pstars[:0]
 	old := g.psets[q].stars
 	i, j := 0, 0
-	for i < len(old) || j < len(g.newStars) {
+	for i < len(old) || j < len(sc.newStars) {
 		var it int32
-		if j >= len(g.newStars) || (i < len(old) && old[i] < g.newStars[j]) {
+		if j >= len(sc.newStars) || (i < len(old) && old[i] < sc.newStars[j]) {
 			it = old[i]
 			i++
 		} else {
-			it = g.newStars[j]
+			it = sc.newStars[j]
 			j++
 		}
-		if n := len(g.pstars); n > 0 && p.samePattern(g.pstars[n-1], it) {
-			g.pstars[n-1] = it // a later star of the same pattern wins
+		if n := len(sc.pstars); n > 0 && p.samePattern(sc.pstars[n-1], it) {
+			sc.pstars[n-1] = it // a later star of the same pattern wins
 			continue
 		}
-		g.pstars = append(g.pstars, it)
+		sc.pstars = append(sc.pstars, it)
 	}
-	return g.internStars(p, g.pstars)
+	return g.internStars(p, sc.pstars)
 }
 
-// finish turns the successor being built (star set q plus g.newStars and
+// finish turns the successor being built (star set q plus sc.newStars and
 // g.tnext, and acc) into a transition value: the dead state, or a state's
 // offset, marked special when it accepts. It adds the state when new, past
 // the budget too: the caller checks the budget first (fits).
-func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
-	q = g.nextStars(p, q)
+func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
+	q = g.nextStars(p, sc, q)
 	stars := g.psets[q].stars
 	// Transient items: sorted, without duplicates, and without those before
 	// their pattern's star (the star matches everything they could).
-	t := g.tnext
+	t := sc.tnext
 	if !slices.IsSorted(t) { // items of T alone advance in order
 		slices.Sort(t)
 	}
@@ -406,7 +399,7 @@ func (g *gen) finish(p *prog, q int32, acc uint32) uint32 {
 			out = append(out, it)
 		}
 	}
-	g.tnext = out
+	sc.tnext = out
 	if len(out) == 0 && len(stars) == 0 && acc == 0 {
 		return deadState
 	}
@@ -603,7 +596,7 @@ func (g *gen) fits(p *prog, n, m int) int {
 // cell the scan found unknown), stores it, and returns the generation to go
 // on in (g, or a new one when g is full), that generation's table, and the
 // transition value. It is the only place that takes a lock.
-func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
+func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
 	p := &d.prog
 	g.mu.Lock()
 	w := g.tab.Load().w
@@ -611,12 +604,10 @@ func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
 		g.mu.Unlock()
 		return g, w, t
 	}
-	g.borrow()
-	q, acc := g.successor(p, g.stateIndex(s), c)
-	fit := g.fits(p, len(g.tnext), len(g.psets[q].stars)+len(g.newStars))
+	q, acc := g.successor(p, sc, g.stateIndex(s), c)
+	fit := g.fits(p, len(sc.tnext), len(g.psets[q].stars)+len(sc.newStars))
 	if fit == fitsOK {
-		t := g.finish(p, q, acc)
-		g.release()
+		t := g.finish(p, sc, q, acc)
 		w = g.tab.Load().w
 		g.setCell(w, s, c, t)
 		if d.cur.Load() == g {
@@ -628,12 +619,11 @@ func (d *dfa) miss(g *gen, s, c uint32) (*gen, []uint32, uint32) {
 	// g is full: start a new generation with the successor in it, wide
 	// if g was narrow and only its table was full. nextStars may add a
 	// star set to g past the budget; g is left behind.
-	stars := g.psets[g.nextStars(p, q)].stars
+	stars := g.psets[g.nextStars(p, sc, q)].stars
 	if stars == nil {
 		stars = []int32{}
 	}
-	n, t := p.newGen(g.narrow && fit == fitsFull, stars, acc, g.tnext)
-	g.release()
+	n, t := p.newGen(sc, g.narrow && fit == fitsFull, stars, acc, sc.tnext)
 	g.mu.Unlock()
 	// n is this goroutine's until published: read it before, since
 	// others may add states to it (under n.mu) as soon as it is.

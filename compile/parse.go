@@ -494,32 +494,53 @@ func Parse(body []byte, opts Options) *File {
 	res := b.sc.run(s, len(body) > limit)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
-	b.compactRules()
+	b.compact()
 	return b.f
 }
 
-// compactRules moves the groups' rules into one slice of their exact size
-// when the estimate left much of b.rules unused (comments, blank lines,
-// user-agent lines): a parsed file is kept, in a crawler's cache, far
-// longer than parsing takes.
-func (b *builder) compactRules() {
+// compact moves the parts of the records that the groups hold into slices
+// of their exact size when an eighth or more of what was allocated for them
+// is unused (the estimates and the doubling of appendPart leave room): a
+// parsed file is kept, in a crawler's cache, far longer than parsing takes.
+func (b *builder) compact() {
+	gs := b.f.Groups
+	compactParts(gs, cap(b.rules), func(g *Group) *[]Rule { return &g.Rules })
+	compactParts(gs, cap(b.agents), func(g *Group) *[]Agent { return &g.Agents })
+	compactParts(gs, cap(b.exts), func(g *Group) *[]Extension { return &g.Extensions })
+	b.rules, b.agents, b.exts = nil, nil, nil
+	b.f.Groups = exact(b.f.Groups)
+	b.f.Sitemaps = exact(b.f.Sitemaps)
+	b.f.Diagnostics = exact(b.f.Diagnostics)
+}
+
+// compactParts moves the parts field(g) of the groups into one slice of
+// their exact size unless they fill at least 7/8 of held, the capacity of
+// the slice they were appended to.
+func compactParts[T any](gs []Group, held int, field func(*Group) *[]T) {
 	n := 0
-	for _, g := range b.f.Groups {
-		n += len(g.Rules)
+	for i := range gs {
+		n += len(*field(&gs[i]))
 	}
-	if n >= cap(b.rules)*3/4 {
+	if n >= held-held/8 {
 		return
 	}
-	rules := make([]Rule, 0, n)
-	for i := range b.f.Groups {
-		g := &b.f.Groups[i]
-		if len(g.Rules) > 0 {
-			from := len(rules)
-			rules = append(rules, g.Rules...)
-			g.Rules = rules[from:len(rules):len(rules)]
+	all := make([]T, 0, n)
+	for i := range gs {
+		if p := field(&gs[i]); len(*p) > 0 {
+			from := len(all)
+			all = append(all, *p...)
+			*p = all[from:len(all):len(all)]
 		}
 	}
-	b.rules = nil
+}
+
+// exact returns s in a slice of its length, if an eighth of it or more is
+// unused.
+func exact[T any](s []T) []T {
+	if len(s) >= cap(s)-cap(s)/8 {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
 }
 
 // keep returns a copy of x, a substring of the body, that the File may

@@ -69,7 +69,10 @@ type Robots struct {
 	fileBytes int    // what the parsed file holds (Bytes)
 
 	mu       sync.Mutex                              // serialises cache writes
-	matchers atomic.Pointer[map[string]*matcherOnce] // copy-on-write cache
+	// matchers is the cache, copied on write: a slice, not a map, since a
+	// crawler asks for one or two selections and a map of one costs
+	// hundreds of bytes in every cached file.
+	matchers atomic.Pointer[[]cachedMatcher]
 	// last is the cached matcher most recently built for one token,
 	// looked at before the cache: a crawler asks for its own agent again
 	// and again, and a string comparison is cheaper than a map lookup.
@@ -79,6 +82,23 @@ type Robots struct {
 type lastMatcher struct {
 	token string
 	m     *Matcher
+}
+
+type cachedMatcher struct {
+	key string
+	e   *matcherOnce
+}
+
+// find returns the cache entry for key, or nil.
+func find(c *[]cachedMatcher, key string) *matcherOnce {
+	if c != nil {
+		for _, x := range *c {
+			if x.key == key {
+				return x.e
+			}
+		}
+	}
+	return nil
 }
 
 type matcherOnce struct {
@@ -148,10 +168,10 @@ func fileBytes(f *compile.File) int {
 // cache of compiled files can charge each what it holds. It takes no lock.
 func (r *Robots) Bytes() int {
 	n := r.fileBytes
-	if mp := r.matchers.Load(); mp != nil {
-		for _, e := range *mp {
-			if e.done.Load() {
-				n += e.m.Bytes()
+	if c := r.matchers.Load(); c != nil {
+		for _, x := range *c {
+			if x.e.done.Load() {
+				n += x.e.m.Bytes()
 			}
 		}
 	}
@@ -197,10 +217,8 @@ func (r *Robots) Matcher(tokens ...string) *Matcher {
 		}
 		key = append(key, t...)
 	}
-	if mp := r.matchers.Load(); mp != nil {
-		if e, ok := (*mp)[string(key)]; ok && e.done.Load() {
-			return e.m
-		}
+	if e := find(r.matchers.Load(), string(key)); e != nil && e.done.Load() {
+		return e.m
 	}
 	return r.matcherSlow(string(key), tokens)
 }
@@ -210,24 +228,19 @@ func (r *Robots) Matcher(tokens ...string) *Matcher {
 func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 	toks := append([]string(nil), tokens...)
 	r.mu.Lock()
-	var e *matcherOnce
 	old := r.matchers.Load()
-	if old != nil {
-		e = (*old)[key]
-	}
+	e := find(old, key)
 	if e == nil {
-		if old != nil && len(*old) >= MaxCachedMatchers {
-			r.mu.Unlock()
-			return r.build(toks)
+		var next []cachedMatcher
+		if old != nil {
+			if len(*old) >= MaxCachedMatchers {
+				r.mu.Unlock()
+				return r.build(toks)
+			}
+			next = append(make([]cachedMatcher, 0, len(*old)+1), *old...)
 		}
 		e = &matcherOnce{}
-		next := make(map[string]*matcherOnce, 1+lenMap(old))
-		if old != nil {
-			for k, v := range *old {
-				next[k] = v
-			}
-		}
-		next[key] = e
+		next = append(next, cachedMatcher{key: key, e: e})
 		r.matchers.Store(&next)
 	}
 	r.mu.Unlock()
@@ -239,13 +252,6 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 		r.last.Store(&lastMatcher{token: toks[0], m: e.m})
 	}
 	return e.m
-}
-
-func lenMap(m *map[string]*matcherOnce) int {
-	if m == nil {
-		return 0
-	}
-	return len(*m)
 }
 
 // Allowed reports whether the crawler with product token agent may fetch url
