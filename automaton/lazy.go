@@ -210,7 +210,6 @@ type gen struct {
 	states []stateInfo
 	arena  []int32
 	index  []int32
-
 }
 
 // scratch is where a successor is computed. A scan that misses takes one

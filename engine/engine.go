@@ -68,7 +68,7 @@ type Robots struct {
 	fixed     Reason // ReasonAllowAll or ReasonDisallowAll for the fixed answers, else 0
 	fileBytes int    // what the parsed file holds (Bytes)
 
-	mu       sync.Mutex                              // serialises cache writes
+	mu sync.Mutex // serialises cache writes
 	// matchers is the cache, copied on write: a slice, not a map, since a
 	// crawler asks for one or two selections and a map of one costs
 	// hundreds of bytes in every cached file.
