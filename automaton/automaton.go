@@ -160,13 +160,13 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	budget = min(budget, MaxCacheBytes)
 	s := &Set{}
 	d := &dfa{}
-	if s.index = d.layout(patterns, rankOrder(patterns), opts.End); s.index == nil {
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	if s.index = d.layout(sc, patterns, sc.rankOrder(patterns), opts.End); s.index == nil {
 		return s
 	}
 	d.classify(budget, opts.Escape, opts.End)
-	sc := scratchPool.Get().(*scratch)
 	g, _ := d.prog.newGen(sc, true, nil, 0, nil)
-	scratchPool.Put(sc)
 	d.cur.Store(g)
 	d.held.Store(int64(g.bytes))
 	s.d = d
@@ -176,7 +176,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 // rankOrder returns the indexes of patterns in rank order (highest
 // Priority first, then given order), or nil when they are given in that
 // order already, as a caller that knows its priorities may do.
-func rankOrder(patterns []Pattern) []int32 {
+func (sc *scratch) rankOrder(patterns []Pattern) []int32 {
 	sorted := true
 	for i := 1; i < len(patterns) && sorted; i++ {
 		sorted = patterns[i-1].Priority >= patterns[i].Priority
@@ -184,7 +184,7 @@ func rankOrder(patterns []Pattern) []int32 {
 	if sorted {
 		return nil
 	}
-	order := make([]int32, len(patterns))
+	order := grow(&sc.order, len(patterns))
 	for i := range order {
 		order[i] = int32(i)
 	}
@@ -203,7 +203,7 @@ func rankOrder(patterns []Pattern) []int32 {
 	for _, p := range patterns {
 		varies |= p.Priority ^ p0
 	}
-	tmp := make([]int32, len(order))
+	tmp := grow(&sc.tmp, len(order))
 	for shift := 0; shift < 64; shift += 8 {
 		if (varies>>shift)&0xFF == 0 {
 			continue
@@ -232,7 +232,7 @@ var hashSeed = maphash.MakeSeed()
 // leaving out duplicates (a duplicate never wins) and patterns with an End
 // byte (no input gets past one). It returns the Set's index: the indexes
 // in patterns of the patterns kept, in rank order; nil if none is.
-func (d *dfa) layout(patterns []Pattern, order []int32, end string) []int32 {
+func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string) []int32 {
 	p := &d.prog
 	n := 0
 	for i := range patterns {
@@ -246,7 +246,8 @@ func (d *dfa) layout(patterns []Pattern, order []int32, end string) []int32 {
 	index := make([]int32, 0, len(patterns))
 	// seen finds an equal pattern kept before: open addressing over the
 	// patterns' hashes, rank+1 in each slot.
-	seen := make([]int32, 1<<bits.Len(uint(2*len(patterns)|7)))
+	seen := grow(&sc.seen, 1<<bits.Len(uint(2*len(patterns)|7)))
+	clear(seen)
 	mask := uint64(len(seen) - 1)
 	for k := range patterns {
 		pi := int32(k)

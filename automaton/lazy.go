@@ -218,6 +218,15 @@ type gen struct {
 // holds) and the pool is asked once per input, not once per miss.
 type scratch struct {
 	tnext, newStars, pstars []int32
+	order, tmp, seen        []int32 // Compile's
+}
+
+// grow returns (*s)[:n], reallocating *s when it is too short.
+func grow(s *[]int32, n int) []int32 {
+	if cap(*s) < n {
+		*s = make([]int32, n)
+	}
+	return (*s)[:n]
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -400,6 +409,7 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	}
 	sc.tnext = out
 	if len(out) == 0 && len(stars) == 0 && acc == 0 {
+		DevDead++
 		return deadState
 	}
 	h := hashState(q, acc, out)
@@ -411,6 +421,7 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 			return g.value(k)
 		}
 	}
+	DevNewStates++
 	k := int32(len(g.states))
 	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), n: int32(len(out))})
 	g.arena = append(g.arena, out...)
@@ -420,7 +431,7 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 			return hashState(g.states[k].pid, g.states[k].acc, g.tset(int32(k)))
 		})
 	}
-	g.addRow(p, k, out, stars, acc)
+	g.addRow(p, k, q, out, stars, acc)
 	g.account()
 	return g.value(k)
 }
@@ -429,9 +440,13 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 // and the first few states the first input builds.
 const initialRows = 8
 
-// addRow appends state k's row: every transition unknown (but the escape
-// and End columns), and its answers.
-func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
+// addRow appends state k's row (star set q, T = t): its answers, and its
+// transitions unknown but for the escape and End columns and the classes
+// that advance no item. Those lead where miss would find they do without
+// computing a successor: to the dead state when k has no star, else to the
+// state of k's stars alone if it exists (k itself, when that is k). Most
+// bytes of most URLs are such bytes; each would otherwise cost a miss.
+func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 	tab := g.tab.Load()
 	base := uint32(k) * g.stride
 	if need := int(base + g.stride); need > len(tab.w) {
@@ -450,12 +465,23 @@ func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
 	}
 	// Nothing reads the row before a cell leading to it is stored.
 	row := tab.w[base : base+g.stride]
-	unknown := unknownState
+	// Every cell to other, then unknown where an item advances.
+	other, unknown := g.otherValue(q), unknownState
 	if g.narrow {
-		unknown = narrowUnknown<<16 | narrowUnknown
+		other, unknown = narrowed(other)*0x10001, narrowUnknown*0x10001
 	}
 	for c := range row[:g.xoff] {
-		row[c] = unknown
+		row[c] = other
+	}
+	if other != unknown {
+		for _, it := range t {
+			if p.kind(it) == itemLiteral {
+				g.setCell(tab.w, base, uint32(p.classes[p.all[it]]), unknownState)
+			}
+		}
+		for _, c := range g.psets[q].classes {
+			g.setCell(tab.w, base, uint32(c), unknownState)
+		}
 	}
 	if p.escClass >= 0 {
 		g.setCell(tab.w, base, uint32(p.escClass), escapeState)
@@ -479,6 +505,24 @@ func (g *gen) addRow(p *prog, k int32, t, stars []int32, acc uint32) {
 	row[g.xoff+colEOI] = eoi
 	row[g.xoff+colAcc] = acc
 	row[g.xoff+colMin] = minRank
+}
+
+// otherValue returns the transition value, from a state of star set q, of
+// a class on which no item advances: the dead state when q is empty, the
+// state of q's stars alone if it exists, else unknownState.
+func (g *gen) otherValue(q int32) uint32 {
+	if len(g.psets[q].stars) == 0 {
+		return deadState
+	}
+	h := hashState(q, 0, nil)
+	mask := uint64(len(g.index) - 1)
+	for i := h & mask; g.index[i] != 0; i = (i + 1) & mask {
+		k := g.index[i] - 1
+		if st := &g.states[k]; st.pid == q && st.acc == 0 && st.n == 0 {
+			return g.value(k)
+		}
+	}
+	return unknownState
 }
 
 // value is the transition value of state k.
@@ -603,6 +647,7 @@ func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
 		g.mu.Unlock()
 		return g, w, t
 	}
+	DevMisses++
 	q, acc := g.successor(p, sc, g.stateIndex(s), c)
 	fit := g.fits(p, len(sc.tnext), len(g.psets[q].stars)+len(sc.newStars))
 	if fit == fitsOK {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -53,6 +54,8 @@ func Priority(sem Semantics, kind RuleKind, patternLen, order int) uint64 {
 	return uint64(patternLen)<<33 | allow<<32 | first
 }
 
+var patternsPool = sync.Pool{New: func() any { return new([]automaton.Pattern) }}
+
 func (r *Robots) build(tokens []string) *Matcher {
 	m := &Matcher{sem: r.opts.Semantics, fixed: r.fixed, tokens: tokens}
 	if r.fixed != 0 {
@@ -60,7 +63,15 @@ func (r *Robots) build(tokens []string) *Matcher {
 		return m
 	}
 	m.sel = r.file.Select(tokens...)
-	pats := make([]automaton.Pattern, 0, len(m.sel.Rules))
+	// The patterns are needed only while compiling: their slice comes back
+	// to patternsPool, cleared (the strings are the file's).
+	pp := patternsPool.Get().(*[]automaton.Pattern)
+	pats := (*pp)[:0]
+	defer func() {
+		clear(pats)
+		*pp = pats[:0]
+		patternsPool.Put(pp)
+	}()
 	m.refs = make([]ref, 0, len(m.sel.Rules))
 	for order, rule := range m.sel.Rules {
 		p := rule.Pattern
