@@ -409,7 +409,6 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	}
 	sc.tnext = out
 	if len(out) == 0 && len(stars) == 0 && acc == 0 {
-		DevDead++
 		return deadState
 	}
 	h := hashState(q, acc, out)
@@ -421,7 +420,6 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 			return g.value(k)
 		}
 	}
-	DevNewStates++
 	k := int32(len(g.states))
 	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), n: int32(len(out))})
 	g.arena = append(g.arena, out...)
@@ -647,7 +645,6 @@ func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
 		g.mu.Unlock()
 		return g, w, t
 	}
-	DevMisses++
 	q, acc := g.successor(p, sc, g.stateIndex(s), c)
 	fit := g.fits(p, len(sc.tnext), len(g.psets[q].stars)+len(sc.newStars))
 	if fit == fitsOK {
