@@ -72,13 +72,28 @@ func (r *Robots) build(tokens []string) *Matcher {
 		*pp = pats[:0]
 		patternsPool.Put(pp)
 	}()
-	m.refs = make([]ref, 0, len(m.sel.Rules))
+	// Every path starts with '/': a pattern that starts with neither '/'
+	// nor '*' can never match (lint reports it), so it costs nothing here.
+	// Counting the others first gives refs, which the matcher keeps, its
+	// exact size.
+	n := 0
+	for _, rule := range m.sel.Rules {
+		if m.mayMatch(rule.Pattern) {
+			n++
+			if m.sem == Google && rule.Kind == compile.Allow {
+				if _, ok := indexHTMDir(rule.Pattern); ok {
+					n++
+				}
+			}
+		}
+	}
+	m.refs = make([]ref, 0, n)
+	if cap(pats) < n {
+		pats = make([]automaton.Pattern, 0, n)
+	}
 	for order, rule := range m.sel.Rules {
 		p := rule.Pattern
-		// Every path starts with '/': a pattern that starts with neither
-		// '/' nor '*' can never match (lint reports it), so it costs
-		// nothing here.
-		if len(p) == 0 || (p[0] != '/' && (p[0] != '*' || m.sem == Koster1996)) {
+		if !m.mayMatch(p) {
 			continue
 		}
 		// Koster1996 patterns hold no '*' or '$' of their own: the
@@ -109,6 +124,12 @@ func (r *Robots) build(tokens []string) *Matcher {
 	}
 	m.set = automaton.Compile(pats, opts)
 	return m
+}
+
+// mayMatch reports whether a rule's pattern p may match a path: it starts
+// with '/' or (but in Koster1996, where '*' is a literal byte) with '*'.
+func (m *Matcher) mayMatch(p string) bool {
+	return len(p) > 0 && (p[0] == '/' || p[0] == '*' && m.sem != Koster1996)
 }
 
 // ruleOf returns the rule behind rf, the reason it decides for, and the
