@@ -125,8 +125,19 @@ const NoMatch = -1
 type Set struct {
 	d *dfa // nil when no pattern can match
 	// index maps the automaton's pattern numbers (the patterns it kept, in
-	// rank order) to indexes in the slice given to Compile.
+	// rank order) to indexes in the slice given to Compile; nil when they
+	// are the same (the patterns were given in rank order and all kept).
 	index []int32
+	n     int // patterns kept
+}
+
+// patternIndex returns the index in the slice given to Compile of the
+// automaton's pattern k.
+func (s *Set) patternIndex(k int) int {
+	if s.index == nil {
+		return k
+	}
+	return int(s.index[k])
 }
 
 // Transition values: a value with specialBit clear is the premultiplied
@@ -162,8 +173,12 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	d := &dfa{}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	if s.index = d.layout(sc, patterns, sc.rankOrder(patterns), opts.End); s.index == nil {
+	order := sc.rankOrder(patterns)
+	if s.index = d.layout(sc, patterns, order, opts.End); s.index == nil {
 		return s
+	}
+	if s.n = len(s.index); order == nil && s.n == len(patterns) {
+		s.index = nil // the identity: a caller that ranks its patterns saves it
 	}
 	d.classify(budget, opts.Escape, opts.End)
 	g, _ := d.prog.newGen(sc, true, nil, 0, nil)
@@ -420,7 +435,7 @@ func (s *Set) answer(ans uint32) int {
 	if ans == 0 {
 		return NoMatch
 	}
-	return int(s.index[ans-1])
+	return s.patternIndex(int(ans - 1))
 }
 
 // better returns the better of two answers (pattern number + 1, 0 for none).
@@ -638,7 +653,7 @@ type Stats struct {
 
 // Stats returns the size of s, states built so far included.
 func (s *Set) Stats() Stats {
-	st := Stats{Patterns: len(s.index), Bytes: 4 * len(s.index)}
+	st := Stats{Patterns: s.n, Bytes: 4 * len(s.index)}
 	if d := s.d; d != nil {
 		g := d.cur.Load()
 		g.mu.Lock()
@@ -682,12 +697,12 @@ func (p *prog) progBytes() int {
 func (s *Set) String() string {
 	var b strings.Builder
 	if d := s.d; d != nil {
-		for k, index := range s.index {
+		for k := range s.n {
 			anchor := ""
 			if d.anch[k] {
 				anchor = " (anchored)"
 			}
-			fmt.Fprintf(&b, "pattern #%d: %q%s\n", index, d.all[d.starts[k]:d.starts[k+1]-1], anchor)
+			fmt.Fprintf(&b, "pattern #%d: %q%s\n", s.patternIndex(k), d.all[d.starts[k]:d.starts[k+1]-1], anchor)
 		}
 		d.dump(&b, s)
 	}
@@ -716,7 +731,7 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 		if a == 0 {
 			return "none"
 		}
-		return fmt.Sprintf("#%d", s.index[a-1])
+		return fmt.Sprintf("#%d", s.patternIndex(int(a-1)))
 	}
 	fmt.Fprintf(b, "  start: %s\n", g.name(g.s0))
 	w := g.tab.Load().w

@@ -74,22 +74,47 @@ func (r *Robots) build(tokens []string) *Matcher {
 	}()
 	// Every path starts with '/': a pattern that starts with neither '/'
 	// nor '*' can never match (lint reports it), so it costs nothing here.
-	// Counting the others first gives refs, which the matcher keeps, its
-	// exact size.
+	// The others are counted first, by their priority's top bits (see
+	// rankKey), so that they are laid out in rank order: refs, which the
+	// matcher keeps, gets its exact size, and the automaton neither sorts
+	// nor keeps a map from its order to ours.
+	var next [maxRankKey + 1]int32 // per key: patterns of higher keys, then the next position
+	ranked := m.sem != Koster1996  // Koster1996's file order is rank order
 	n := 0
 	for _, rule := range m.sel.Rules {
-		if m.mayMatch(rule.Pattern) {
-			n++
-			if m.sem == Google && rule.Kind == compile.Allow {
-				if _, ok := indexHTMDir(rule.Pattern); ok {
-					n++
-				}
+		if !m.mayMatch(rule.Pattern) {
+			continue
+		}
+		n++
+		ranked = ranked && countKey(&next, rankKey(rule.Kind, len(rule.Pattern)))
+		if m.sem == Google && rule.Kind == compile.Allow {
+			if dir, ok := indexHTMDir(rule.Pattern); ok {
+				n++
+				ranked = ranked && countKey(&next, rankKey(compile.Allow, len(dir)+1))
 			}
 		}
 	}
-	m.refs = make([]ref, 0, n)
+	if ranked {
+		at := int32(0)
+		for k := maxRankKey; k >= 0; k-- {
+			next[k], at = at, at+next[k]
+		}
+	}
+	// put places a pattern and its ref: at its rank, or in file order.
+	m.refs = make([]ref, n)
 	if cap(pats) < n {
-		pats = make([]automaton.Pattern, 0, n)
+		pats = make([]automaton.Pattern, n)
+	}
+	pats = pats[:n]
+	placed := int32(0)
+	put := func(p automaton.Pattern, rf ref, key int) {
+		at := placed
+		if ranked {
+			at = next[key]
+			next[key]++
+		}
+		placed++
+		pats[at], m.refs[at] = p, rf
 	}
 	for order, rule := range m.sel.Rules {
 		p := rule.Pattern
@@ -103,13 +128,11 @@ func (r *Robots) build(tokens []string) *Matcher {
 			p, anchored = p[:len(p)-1], true
 		}
 		prio := Priority(m.sem, rule.Kind, len(rule.Pattern), order)
-		pats = append(pats, automaton.Pattern{Bytes: p, Anchored: anchored, Priority: prio})
-		m.refs = append(m.refs, ref{rule: int32(order), htm: noHTM})
+		put(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: prio}, ref{rule: int32(order), htm: noHTM}, rankKey(rule.Kind, len(rule.Pattern)))
 		if m.sem == Google && rule.Kind == compile.Allow {
 			if dir, ok := indexHTMDir(rule.Pattern); ok {
 				prio := Priority(m.sem, compile.Allow, len(dir)+1, order)
-				pats = append(pats, automaton.Pattern{Bytes: dir, Anchored: true, Priority: prio})
-				m.refs = append(m.refs, ref{rule: int32(order), htm: int32(len(m.htm))})
+				put(automaton.Pattern{Bytes: dir, Anchored: true, Priority: prio}, ref{rule: int32(order), htm: int32(len(m.htm))}, rankKey(compile.Allow, len(dir)+1))
 				m.htm = append(m.htm, dir+"$")
 			}
 		}
@@ -124,6 +147,32 @@ func (r *Robots) build(tokens []string) *Matcher {
 	}
 	m.set = automaton.Compile(pats, opts)
 	return m
+}
+
+// maxRankKey bounds the keys build ranks patterns by in one counting pass
+// (patterns of up to 255 bytes); a file with a longer pattern is ranked by
+// the automaton instead.
+const maxRankKey = 511
+
+// rankKey is the top of Priority for RFC9309 and Google: the pattern's
+// length, then allow before disallow. Patterns of one key are ranked in file
+// order, which is the order build meets them in.
+func rankKey(kind RuleKind, patternLen int) int {
+	key := 2 * patternLen
+	if kind == compile.Allow {
+		key++
+	}
+	return key
+}
+
+// countKey counts a pattern of key in next, and reports whether the key is
+// small enough to rank by.
+func countKey(next *[maxRankKey + 1]int32, key int) bool {
+	if key > maxRankKey {
+		return false
+	}
+	next[key]++
+	return true
 }
 
 // mayMatch reports whether a rule's pattern p may match a path: it starts
