@@ -293,6 +293,33 @@ func TestCache_NarrowGoesWide(t *testing.T) {
 	}
 }
 
+// TestMatch_WideItems checks a set whose patterns hold more than 65536
+// positions, whose states keep their items in two uint16s each.
+func TestMatch_WideItems(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	var ps []Pattern
+	for i := 0; i < 2000; i++ {
+		p := randPattern(r, "ab*", 40)
+		p.Bytes = "/" + strings.Repeat("ab", 12) + p.Bytes
+		p.Priority = uint64(r.Intn(50))
+		ps = append(ps, p)
+	}
+	set := Compile(ps, Options{})
+	if !set.d.cur.Load().wideItems {
+		t.Fatalf("%d bytes of patterns, and the items are narrow", len(set.d.all))
+	}
+	n := 100
+	if testing.Short() {
+		n = 20
+	}
+	for k := 0; k < n; k++ {
+		in := "/" + strings.Repeat("ab", 12) + randInput(r, "ab", 30)
+		if got, want := set.Match(in), bruteBest(ps, in); got != want {
+			t.Fatalf("Match(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
 // TestCache_StatesLinearInInput checks that an input builds at most one
 // state per byte: a pattern whose full automaton is large costs an input
 // only the states it visits.

@@ -192,6 +192,7 @@ type gen struct {
 	// word of a row where its answers start.
 	narrow       bool
 	stride, xoff uint32
+	wideItems    bool // items take two uint16s in the arena (see item)
 
 	mu sync.Mutex // guards everything below and writes to tab's cells
 	// bytes is the memory held, as counted against prog.budget (account);
@@ -208,7 +209,7 @@ type gen struct {
 	// arena), its row at word k*stride; index is open addressing over
 	// their hashes (state+1, 0 empty).
 	states []stateInfo
-	arena  []int32
+	arena  []uint16 // T sets: an item in one uint16, or two when wideItems
 	index  []int32
 }
 
@@ -232,7 +233,8 @@ func grow(s *[]int32, n int) []int32 {
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // stateInfo is one state of a generation: star set pid, answer acc (what
-// completes on entering it), and T = arena[off:off+n]. One slice of them,
+// completes on entering it), and T: n items at arena[off:] (see item). One
+// slice of them,
 // not one per field: a generation's slices grow a handful of times for a
 // real file's few dozen states, and each growth allocates.
 type stateInfo struct {
@@ -253,7 +255,7 @@ const (
 func (g *gen) account() {
 	n := genOverhead + g.psetBytes + 24*cap(g.psets)
 	n += 16 * cap(g.states)
-	n += 4 * (cap(g.arena) + len(g.index) + len(g.pindex) + len(g.tab.Load().w))
+	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.tab.Load().w))
 	n += 8 * cap(g.phash)
 	g.bytes = n
 }
@@ -263,7 +265,7 @@ func (g *gen) account() {
 // successor computed in an older generation), whose transition value it
 // also returns.
 func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []int32) (*gen, uint32) {
-	g := &gen{narrow: narrow}
+	g := &gen{narrow: narrow, wideItems: len(p.all) > 1<<16}
 	g.xoff = p.nclass
 	if narrow {
 		g.xoff = (p.nclass + 1) / 2
@@ -303,9 +305,45 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	return g, v
 }
 
-func (g *gen) tset(k int32) []int32 {
+// tset returns state k's T, as stored in the arena: see item.
+func (g *gen) tset(k int32) []uint16 {
 	st := &g.states[k]
+	if g.wideItems {
+		return g.arena[st.off : st.off+2*st.n]
+	}
 	return g.arena[st.off : st.off+st.n]
+}
+
+// item returns item i of a T set stored in the arena: one uint16 when the
+// automaton has at most 65536 items (every real robots.txt but the largest
+// generated ones), else two (high half first). Half the memory of int32s
+// for the sets that a state keeps only to compute its successors.
+func (g *gen) item(t []uint16, i int) int32 {
+	if g.wideItems {
+		return int32(t[2*i])<<16 | int32(t[2*i+1])
+	}
+	return int32(t[i])
+}
+
+// items returns the number of items of a T set stored in the arena.
+func (g *gen) items(t []uint16) int {
+	if g.wideItems {
+		return len(t) / 2
+	}
+	return len(t)
+}
+
+// equalT reports whether the stored T set t holds the items out.
+func (g *gen) equalT(t []uint16, out []int32) bool {
+	if g.items(t) != len(out) {
+		return false
+	}
+	for i, it := range out {
+		if g.item(t, i) != it {
+			return false
+		}
+	}
+	return true
 }
 
 // begin readies the scratch for a new successor.
@@ -346,8 +384,9 @@ func (g *gen) successor(p *prog, sc *scratch, k int32, c uint32) (int32, uint32)
 			acc = sc.add(p, it+1, acc)
 		}
 	}
-	for _, it := range g.tset(k) {
-		if uint32(p.classes[p.all[it]]) == c && p.kind(it) == itemLiteral {
+	t := g.tset(k)
+	for i := range g.items(t) {
+		if it := g.item(t, i); uint32(p.classes[p.all[it]]) == c && p.kind(it) == itemLiteral {
 			acc = sc.add(p, it+1, acc)
 		}
 	}
@@ -416,17 +455,27 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	i := h & mask
 	for ; g.index[i] != 0; i = (i + 1) & mask {
 		k := g.index[i] - 1
-		if st := &g.states[k]; st.pid == q && st.acc == acc && slices.Equal(g.tset(k), out) {
+		if st := &g.states[k]; st.pid == q && st.acc == acc && g.equalT(g.tset(k), out) {
 			return g.value(k)
 		}
 	}
 	k := int32(len(g.states))
 	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), n: int32(len(out))})
-	g.arena = append(g.arena, out...)
+	for _, it := range out {
+		if g.wideItems {
+			g.arena = append(g.arena, uint16(it>>16))
+		}
+		g.arena = append(g.arena, uint16(it))
+	}
 	g.index[i] = k + 1
 	if 2*len(g.states) > len(g.index) {
 		g.index = rehash(g.index, len(g.states), func(k int) uint64 {
-			return hashState(g.states[k].pid, g.states[k].acc, g.tset(int32(k)))
+			t := g.tset(int32(k))
+			sc.pstars = sc.pstars[:0] // free again: nextStars is done
+			for i := range g.items(t) {
+				sc.pstars = append(sc.pstars, g.item(t, i))
+			}
+			return hashState(g.states[k].pid, g.states[k].acc, sc.pstars)
 		})
 	}
 	g.addRow(p, k, q, out, stars, acc)
