@@ -495,6 +495,7 @@ func Parse(body []byte, opts Options) *File {
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
 	b.compact()
+	b.trimVals()
 	return b.f
 }
 
@@ -561,6 +562,63 @@ func (b *builder) keep(x string) string {
 	at := b.vals.Len()
 	b.vals.WriteString(x)
 	return b.vals.String()[at:]
+}
+
+// trimVals moves the values of the last block into a string of their size
+// when a quarter of the block, and more than 128 bytes, is unused (the
+// first block is sized by a guess), and points the strings that were in it
+// there.
+func (b *builder) trimVals() {
+	used := b.vals.Len()
+	if unused := b.vals.Cap() - used; unused <= 128 || unused < b.vals.Cap()/4 {
+		return
+	}
+	old := b.vals.String()
+	if used == 0 {
+		b.vals = strings.Builder{}
+		return
+	}
+	kept := strings.Clone(old)
+	base := uintptr(unsafe.Pointer(unsafe.StringData(old)))
+	b.f.mapStrings(func(x string) string {
+		if len(x) == 0 {
+			return x
+		}
+		if off := uintptr(unsafe.Pointer(unsafe.StringData(x))) - base; off < uintptr(used) {
+			return kept[off : int(off)+len(x)]
+		}
+		return x
+	})
+	b.vals = strings.Builder{}
+}
+
+// mapStrings replaces every string of f that keep may have copied by fn's
+// result.
+func (f *File) mapStrings(fn func(string) string) {
+	for gi := range f.Groups {
+		g := &f.Groups[gi]
+		for i := range g.Agents {
+			a := &g.Agents[i]
+			a.Name, a.Value = fn(a.Name), fn(a.Value)
+		}
+		for i := range g.Rules {
+			r := &g.Rules[i]
+			r.Pattern, r.Value = fn(r.Pattern), fn(r.Value)
+		}
+		for i := range g.Extensions {
+			e := &g.Extensions[i]
+			e.Key, e.Value = fn(e.Key), fn(e.Value)
+		}
+	}
+	for i := range f.Sitemaps {
+		f.Sitemaps[i].URL = fn(f.Sitemaps[i].URL)
+	}
+	for i := range f.Diagnostics {
+		f.Diagnostics[i].Text = fn(f.Diagnostics[i].Text)
+	}
+	for i := range f.Joins {
+		f.Joins[i].Key = fn(f.Joins[i].Key)
+	}
 }
 
 // minValsBlock is the size of the blocks keep adds once the first is full.
