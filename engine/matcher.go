@@ -19,21 +19,29 @@ type Matcher struct {
 	tokens []string
 	// refs[i] is what pattern i of set stands for.
 	refs []ref
-	// htm holds the patterns of Google's synthetic index.htm rules
-	// (directory + "$"), which no rule of the file has.
-	htm []string
+	// htm holds Google's synthetic index.htm rules, which no rule of the
+	// file has: their rule and pattern (directory + "$").
+	htm []htmRule
 	set *automaton.Set
 }
 
-// ref ties an automaton pattern to its rule: sel.Rules[rule], or, when htm
-// is not noHTM, Google's index.htm allow derived from it (pattern
-// htm[htm]). It is small: a compiled file is kept in caches by the
-// thousand.
-type ref struct {
-	rule, htm int32
+// ref ties an automaton pattern to its rule: sel.Rules[r] for r >= 0, or,
+// for r < 0, Google's index.htm allow htm[^r]. It is small: a compiled file
+// is kept in caches by the thousand.
+type ref int32
+
+type htmRule struct {
+	rule    int32
+	pattern string
 }
 
-const noHTM = -1
+// rule returns the index in sel.Rules of the rule behind rf.
+func (m *Matcher) rule(rf ref) int32 {
+	if rf < 0 {
+		return m.htm[^rf].rule
+	}
+	return int32(rf)
+}
 
 // Priority returns the priority of a rule in semantics sem: the one place
 // where precedence is decided. order is the rule's position in file order
@@ -128,12 +136,12 @@ func (r *Robots) build(tokens []string) *Matcher {
 			p, anchored = p[:len(p)-1], true
 		}
 		prio := Priority(m.sem, rule.Kind, len(rule.Pattern), order)
-		put(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: prio}, ref{rule: int32(order), htm: noHTM}, rankKey(rule.Kind, len(rule.Pattern)))
+		put(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: prio}, ref(order), rankKey(rule.Kind, len(rule.Pattern)))
 		if m.sem == Google && rule.Kind == compile.Allow {
 			if dir, ok := indexHTMDir(rule.Pattern); ok {
 				prio := Priority(m.sem, compile.Allow, len(dir)+1, order)
-				put(automaton.Pattern{Bytes: dir, Anchored: true, Priority: prio}, ref{rule: int32(order), htm: int32(len(m.htm))}, rankKey(compile.Allow, len(dir)+1))
-				m.htm = append(m.htm, dir+"$")
+				put(automaton.Pattern{Bytes: dir, Anchored: true, Priority: prio}, ^ref(len(m.htm)), rankKey(compile.Allow, len(dir)+1))
+				m.htm = append(m.htm, htmRule{rule: int32(order), pattern: dir + "$"})
 			}
 		}
 	}
@@ -184,9 +192,9 @@ func (m *Matcher) mayMatch(p string) bool {
 // ruleOf returns the rule behind rf, the reason it decides for, and the
 // pattern it matches with (Google's index.htm allow: the directory and '$').
 func (m *Matcher) ruleOf(rf ref) (*compile.Rule, Reason, string) {
-	rule := &m.sel.Rules[rf.rule]
-	if rf.htm != noHTM {
-		return rule, ReasonIndexHTM, m.htm[rf.htm]
+	rule := &m.sel.Rules[m.rule(rf)]
+	if rf < 0 {
+		return rule, ReasonIndexHTM, m.htm[^rf].pattern
 	}
 	return rule, ReasonRule, rule.Pattern
 }
@@ -279,7 +287,7 @@ func (m *Matcher) Allowed(url string) bool {
 		return true
 	}
 	idx := m.find(m.span(url))
-	return idx < 0 || m.sel.Rules[m.refs[idx].rule].Kind == compile.Allow
+	return idx < 0 || m.sel.Rules[m.rule(m.refs[idx])].Kind == compile.Allow
 }
 
 // DecidePath decides an already-extracted path (path + params + query); it
@@ -384,9 +392,9 @@ func (m *Matcher) Selection() Selection { return m.sel }
 // Bytes returns the memory m holds beyond the parsed file: its rule table
 // and its automaton, states built so far included. It takes no lock.
 func (m *Matcher) Bytes() int {
-	n := sizeofMatcher + 8*len(m.refs) + m.set.Bytes()
+	n := sizeofMatcher + 4*len(m.refs) + m.set.Bytes()
 	for _, h := range m.htm {
-		n += 16 + len(h)
+		n += 24 + len(h.pattern)
 	}
 	if len(m.sel.Groups) > 1 { // the merged rules are a copy
 		n += sizeofRule * len(m.sel.Rules)
@@ -430,7 +438,7 @@ func (m *Matcher) String() string {
 	lines := make([]line, len(m.refs))
 	for i, rf := range m.refs {
 		rule, reason, pattern := m.ruleOf(rf)
-		lines[i] = line{*rule, reason == ReasonIndexHTM, pattern, Priority(m.sem, rule.Kind, len(pattern), int(rf.rule))}
+		lines[i] = line{*rule, reason == ReasonIndexHTM, pattern, Priority(m.sem, rule.Kind, len(pattern), int(m.rule(rf)))}
 	}
 	sort.SliceStable(lines, func(a, b int) bool { return lines[a].prio > lines[b].prio })
 	b.WriteString("rules in priority order:\n")
