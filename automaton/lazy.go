@@ -233,20 +233,20 @@ func grow(s *[]int32, n int) []int32 {
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // stateInfo is one state of a generation: star set pid, answer acc (what
-// completes on entering it), and T: n items at arena[off:] (see item). One
-// slice of them,
-// not one per field: a generation's slices grow a handful of times for a
-// real file's few dozen states, and each growth allocates.
+// completes on entering it), and T, the items from arena[off] to the next
+// state's off (see item). One slice of them, not one per field: a
+// generation's slices grow a handful of times for a real file's few dozen
+// states, and each growth allocates.
 type stateInfo struct {
-	pid    int32
-	acc    uint32
-	off, n int32
+	pid int32
+	acc uint32
+	off int32 // T ends where the next state's begins
 }
 
 // Memory counted per state and per star set beyond their slices' items,
 // for fits, and of a generation's fixed parts.
 const (
-	stateOverhead   = 16 + 2*4 // a stateInfo, two index slots
+	stateOverhead   = 12 + 2*4 // a stateInfo, two index slots
 	starSetOverhead = 3 * 24   // its slice headers
 	genOverhead     = 256      // the gen and table structs, slice headers
 )
@@ -254,7 +254,7 @@ const (
 // account counts again the memory g holds: every slice at its capacity.
 func (g *gen) account() {
 	n := genOverhead + g.psetBytes + 24*cap(g.psets)
-	n += 16 * cap(g.states)
+	n += 12 * cap(g.states)
 	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.tab.Load().w))
 	n += 8 * cap(g.phash)
 	g.bytes = n
@@ -307,11 +307,11 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 
 // tset returns state k's T, as stored in the arena: see item.
 func (g *gen) tset(k int32) []uint16 {
-	st := &g.states[k]
-	if g.wideItems {
-		return g.arena[st.off : st.off+2*st.n]
+	end := int32(len(g.arena))
+	if int(k)+1 < len(g.states) {
+		end = g.states[k+1].off
 	}
-	return g.arena[st.off : st.off+st.n]
+	return g.arena[g.states[k].off:end]
 }
 
 // item returns item i of a T set stored in the arena: one uint16 when the
@@ -460,7 +460,7 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 		}
 	}
 	k := int32(len(g.states))
-	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), n: int32(len(out))})
+	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena))})
 	for _, it := range out {
 		if g.wideItems {
 			g.arena = append(g.arena, uint16(it>>16))
@@ -569,7 +569,7 @@ func (g *gen) otherValue(q int32) uint32 {
 	mask := uint64(len(g.index) - 1)
 	for i := h & mask; g.index[i] != 0; i = (i + 1) & mask {
 		k := g.index[i] - 1
-		if st := &g.states[k]; st.pid == q && st.acc == 0 && st.n == 0 {
+		if st := &g.states[k]; st.pid == q && st.acc == 0 && len(g.tset(k)) == 0 {
 			return g.value(k)
 		}
 	}
