@@ -2,9 +2,11 @@ package automaton
 
 import (
 	"bytes"
+	"hash/maphash"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // prog is what a dfa computes its states from: the patterns' positions and
@@ -153,6 +155,17 @@ func narrowed(v uint32) uint32 {
 		return v&^specialBit | narrowSpecial
 	}
 	return v
+}
+
+// setFresh is setCell for a row that no reader can reach yet: plain
+// stores, no atomic exchange.
+func (g *gen) setFresh(row []uint32, c, v uint32) {
+	if !g.narrow {
+		row[c] = v
+		return
+	}
+	sh := c & 1 * 16
+	row[c>>1] = row[c>>1]&^(0xFFFF<<sh) | narrowed(v)<<sh
 }
 
 // cell returns the transition value of class c in the row at s of w.
@@ -527,18 +540,18 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 	if other != unknown {
 		for _, it := range t {
 			if p.kind(it) == itemLiteral {
-				g.setCell(tab.w, base, uint32(p.classes[p.all[it]]), unknownState)
+				g.setFresh(row, uint32(p.classes[p.all[it]]), unknownState)
 			}
 		}
 		for _, c := range g.psets[q].classes {
-			g.setCell(tab.w, base, uint32(c), unknownState)
+			g.setFresh(row, uint32(c), unknownState)
 		}
 	}
 	if p.escClass >= 0 {
-		g.setCell(tab.w, base, uint32(p.escClass), escapeState)
+		g.setFresh(row, uint32(p.escClass), escapeState)
 	}
 	if p.endClass >= 0 {
-		g.setCell(tab.w, base, uint32(p.endClass), endState)
+		g.setFresh(row, uint32(p.endClass), endState)
 	}
 	// Items are numbered in rank order: the first of each set is its best.
 	eoi, minRank := uint32(0), noAlive
@@ -639,15 +652,11 @@ func (g *gen) internStars(p *prog, stars []int32) int32 {
 }
 
 func hashState(p int32, acc uint32, set []int32) uint64 {
-	const prime = 1099511628211
-	h := uint64(14695981039346656037)
-	h = (h ^ uint64(uint32(p))) * prime
-	h = (h ^ uint64(acc)) * prime
-	for _, it := range set {
-		h = (h ^ uint64(uint32(it))) * prime
+	h := uint64(uint32(p))<<32 | uint64(acc)
+	if len(set) > 0 {
+		h ^= maphash.Bytes(hashSeed, unsafe.Slice((*byte)(unsafe.Pointer(&set[0])), 4*len(set)))
 	}
-	// FNV's low bits depend only on the inputs' low bits; the tables index
-	// by them, so fold the high bits in.
+	// The tables index by the low bits: mix the high ones in.
 	h ^= h >> 29
 	h *= 0xbf58476d1ce4e5b9
 	return h ^ h>>32
