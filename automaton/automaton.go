@@ -270,7 +270,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 			pi = order[k]
 		}
 		b, anchored := simplify(patterns[pi])
-		if end != "" && strings.ContainsAny(b, end) {
+		if hasAny(b, end) {
 			continue
 		}
 		h := maphash.String(hashSeed, b)
@@ -305,6 +305,18 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 	p.starts = append(p.starts, int32(all.Len()))
 	p.all = all.String()
 	return index
+}
+
+// hasAny reports whether b holds a byte of set (strings.ContainsAny, with
+// the one-byte set that Options.End usually is searched for directly).
+func hasAny(b, set string) bool {
+	switch len(set) {
+	case 0:
+		return false
+	case 1:
+		return strings.IndexByte(b, set[0]) >= 0
+	}
+	return strings.ContainsAny(b, set)
 }
 
 // classify computes the byte classes of the patterns laid out.

@@ -88,23 +88,31 @@ func (r *Robots) build(tokens []string) *Matcher {
 	// nor keeps a map from its order to ours.
 	var next [maxRankKey + 1]int32 // per key: patterns of higher keys, then the next position
 	ranked := m.sem != Koster1996  // Koster1996's file order is rank order
-	n := 0
+	n, top := 0, 0                 // top: the highest key counted
+	countKey := func(key int) bool {
+		if key > maxRankKey {
+			return false
+		}
+		next[key]++
+		top = max(top, key)
+		return true
+	}
 	for _, rule := range m.sel.Rules {
 		if !m.mayMatch(rule.Pattern) {
 			continue
 		}
 		n++
-		ranked = ranked && countKey(&next, rankKey(rule.Kind, len(rule.Pattern)))
+		ranked = ranked && countKey(rankKey(rule.Kind, len(rule.Pattern)))
 		if m.sem == Google && rule.Kind == compile.Allow {
 			if dir, ok := indexHTMDir(rule.Pattern); ok {
 				n++
-				ranked = ranked && countKey(&next, rankKey(compile.Allow, len(dir)+1))
+				ranked = ranked && countKey(rankKey(compile.Allow, len(dir)+1))
 			}
 		}
 	}
 	if ranked {
 		at := int32(0)
-		for k := maxRankKey; k >= 0; k-- {
+		for k := top; k >= 0; k-- {
 			next[k], at = at, at+next[k]
 		}
 	}
@@ -171,16 +179,6 @@ func rankKey(kind RuleKind, patternLen int) int {
 		key++
 	}
 	return key
-}
-
-// countKey counts a pattern of key in next, and reports whether the key is
-// small enough to rank by.
-func countKey(next *[maxRankKey + 1]int32, key int) bool {
-	if key > maxRankKey {
-		return false
-	}
-	next[key]++
-	return true
 }
 
 // mayMatch reports whether a rule's pattern p may match a path: it starts
