@@ -510,12 +510,12 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 	tab := g.tab.Load()
 	base := uint32(k) * g.stride
 	if need := int(base + g.stride); need > len(tab.w) {
-		// Double up to 16 rows, then grow by half: over the corpus's URLs
+		// Double up to 32 rows, then grow by half: over the corpus's URLs
 		// that leaves a sixth of a table unused, not a quarter, for a
-		// quarter more bytes allocated while the states are built. The
-		// old table stays valid for readers still holding it.
+		// sixth more bytes allocated while the states are built. The old
+		// table stays valid for readers still holding it.
 		grown := 2 * len(tab.w)
-		if len(tab.w) >= 16*int(g.stride) {
+		if len(tab.w) >= 32*int(g.stride) {
 			grown = len(tab.w) + len(tab.w)/2
 		}
 		n := max(need, grown, initialRows*int(g.stride))
