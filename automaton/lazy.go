@@ -251,15 +251,16 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // generation's slices grow a handful of times for a real file's few dozen
 // states, and each growth allocates.
 type stateInfo struct {
-	pid int32
-	acc uint32
-	off int32 // T ends where the next state's begins
+	pid  int32
+	acc  uint32
+	off  int32  // T ends where the next state's begins
+	hash uint32 // hashState's low half: the index rehashes without recomputing it
 }
 
 // Memory counted per state and per star set beyond their slices' items,
 // for fits, and of a generation's fixed parts.
 const (
-	stateOverhead   = 12 + 2*4 // a stateInfo, two index slots
+	stateOverhead   = 16 + 2*4 // a stateInfo, two index slots
 	starSetOverhead = 3 * 24   // its slice headers
 	genOverhead     = 256      // the gen and table structs, slice headers
 )
@@ -267,7 +268,7 @@ const (
 // account counts again the memory g holds: every slice at its capacity.
 func (g *gen) account() {
 	n := genOverhead + g.psetBytes + 24*cap(g.psets)
-	n += 12 * cap(g.states)
+	n += 16 * cap(g.states)
 	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.tab.Load().w))
 	n += 8 * cap(g.phash)
 	g.bytes = n
@@ -468,12 +469,12 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	i := h & mask
 	for ; g.index[i] != 0; i = (i + 1) & mask {
 		k := g.index[i] - 1
-		if st := &g.states[k]; st.pid == q && st.acc == acc && g.equalT(g.tset(k), out) {
+		if st := &g.states[k]; st.hash == uint32(h) && st.pid == q && st.acc == acc && g.equalT(g.tset(k), out) {
 			return g.value(k)
 		}
 	}
 	k := int32(len(g.states))
-	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena))})
+	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), hash: uint32(h)})
 	for _, it := range out {
 		if g.wideItems {
 			g.arena = append(g.arena, uint16(it>>16))
@@ -482,14 +483,7 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	}
 	g.index[i] = k + 1
 	if 2*len(g.states) > len(g.index) {
-		g.index = rehash(g.index, len(g.states), func(k int) uint64 {
-			t := g.tset(int32(k))
-			sc.pstars = sc.pstars[:0] // free again: nextStars is done
-			for i := range g.items(t) {
-				sc.pstars = append(sc.pstars, g.item(t, i))
-			}
-			return hashState(g.states[k].pid, g.states[k].acc, sc.pstars)
-		})
+		g.index = rehash(g.index, len(g.states), func(k int) uint64 { return uint64(g.states[k].hash) })
 	}
 	g.addRow(p, k, q, out, stars, acc)
 	g.account()
