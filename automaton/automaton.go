@@ -21,9 +21,14 @@
 // only at those rare states updates the best answer and checks whether any
 // pattern still alive could beat it (if none can, the scan stops). The dead
 // state (nothing alive) and a transition not computed yet are special too.
-// Each row ends with three cells: the answer if the input ends there
+// Each row ends with three words: the answer if the input ends there
 // (end-anchored patterns at their end), the answer completed on entering it,
-// and the best priority still alive.
+// and the best priority still alive. A table starts narrow, two 16-bit
+// cells to a word, and goes on wide (32-bit cells) only when its states
+// outgrow 16-bit offsets, which no real robots.txt's URLs do. A new row
+// already leads the bytes that advance no position where a miss would find
+// they lead (nowhere, or to the state of its stars alone), so the URLs of a
+// site miss only on bytes that some pattern names.
 //
 // Cost. Compiling is linear in the patterns' bytes. An input costs one table
 // load per byte once the states it visits exist; a transition not computed

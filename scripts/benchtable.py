@@ -165,11 +165,13 @@ def corpus_table(res, order, common, header):
         u = full(lib)
         if "heap-B/file" in u:
             s = f"{lib} {kb(u['heap-B/file'])}"
+            if "heap-decided-B/file" in u:
+                s += f", {kb(u['heap-decided-B/file'])} after deciding its URLs"
             if "automaton-B/file" in u:
                 s += f" (automata {kb(u['automaton-B/file'])})"
             mem.append(s)
     if mem:
-        print("Memory per file after parsing (heap retained, averaged over those files): " + "; ".join(mem) + ".\n")
+        print("Memory per file after parsing and binding, and after deciding the file's URLs too (heap retained, averaged over those files): " + "; ".join(mem) + ".\n")
     if "RealCorpusDecideTwice" in res:
         u = res["RealCorpusDecideTwice"]
         print(f"RealCorpusDecideTwice (ours): first round {dur(u.get('first-ns/URL'))}, "
