@@ -208,40 +208,9 @@ func (sc *scratch) rankOrder(patterns []Pattern) []int32 {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	if len(patterns) <= 32 {
-		slices.SortStableFunc(order, func(a, b int32) int {
-			return cmp.Compare(patterns[b].Priority, patterns[a].Priority)
-		})
-		return order
-	}
-	// A stable radix sort on the priority, highest first, one pass per
-	// byte that is not the same in every priority: a robots.txt's
-	// priorities differ in three bytes or so, and this costs a fraction of
-	// a comparison sort of hundreds of patterns.
-	var varies uint64
-	p0 := patterns[0].Priority
-	for _, p := range patterns {
-		varies |= p.Priority ^ p0
-	}
-	tmp := grow(&sc.tmp, len(order))
-	for shift := 0; shift < 64; shift += 8 {
-		if (varies>>shift)&0xFF == 0 {
-			continue
-		}
-		var count [257]int
-		for _, i := range order {
-			count[0x100-int(uint8(patterns[i].Priority>>shift))]++
-		}
-		for b := 1; b < len(count); b++ {
-			count[b] += count[b-1]
-		}
-		for _, i := range order {
-			k := 0xFF - int(uint8(patterns[i].Priority>>shift))
-			tmp[count[k]] = i
-			count[k]++
-		}
-		order, tmp = tmp, order
-	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmp.Compare(patterns[b].Priority, patterns[a].Priority)
+	})
 	return order
 }
 
@@ -275,7 +244,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 			pi = order[k]
 		}
 		b, anchored := simplify(patterns[pi])
-		if hasAny(b, end) {
+		if end != "" && strings.ContainsAny(b, end) {
 			continue
 		}
 		h := maphash.String(hashSeed, b)
@@ -310,18 +279,6 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 	p.starts = append(p.starts, int32(all.Len()))
 	p.all = all.String()
 	return index
-}
-
-// hasAny reports whether b holds a byte of set (strings.ContainsAny, with
-// the one-byte set that Options.End usually is searched for directly).
-func hasAny(b, set string) bool {
-	switch len(set) {
-	case 0:
-		return false
-	case 1:
-		return strings.IndexByte(b, set[0]) >= 0
-	}
-	return strings.ContainsAny(b, set)
 }
 
 // classify computes the byte classes of the patterns laid out.

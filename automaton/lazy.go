@@ -164,8 +164,14 @@ func (g *gen) setFresh(row []uint32, c, v uint32) {
 		row[c] = v
 		return
 	}
+	row[c>>1] = withHalf(row[c>>1], c, v)
+}
+
+// withHalf returns the word x of a narrow row with class c's half set to
+// transition value v.
+func withHalf(x, c, v uint32) uint32 {
 	sh := c & 1 * 16
-	row[c>>1] = row[c>>1]&^(0xFFFF<<sh) | narrowed(v)<<sh
+	return x&^(0xFFFF<<sh) | narrowed(v)<<sh
 }
 
 // cell returns the transition value of class c in the row at s of w.
@@ -183,9 +189,7 @@ func (g *gen) setCell(w []uint32, s, c, v uint32) {
 		atomic.StoreUint32(&w[s+c], v)
 		return
 	}
-	sh := c & 1 * 16
-	x := atomic.LoadUint32(&w[s+c>>1])
-	atomic.StoreUint32(&w[s+c>>1], x&^(0xFFFF<<sh)|narrowed(v)<<sh)
+	atomic.StoreUint32(&w[s+c>>1], withHalf(atomic.LoadUint32(&w[s+c>>1]), c, v))
 }
 
 // gen is one generation of a dfa's cache of states: the states built so far
@@ -232,7 +236,7 @@ type gen struct {
 // holds) and the pool is asked once per input, not once per miss.
 type scratch struct {
 	tnext, newStars, pstars []int32
-	order, tmp, seen        []int32 // Compile's
+	order, seen             []int32 // Compile's
 }
 
 // grow returns (*s)[:n], reallocating *s when it is too short.

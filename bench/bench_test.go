@@ -38,22 +38,10 @@ func adversarialCap() time.Duration {
 // temoto is FromBytes plus FindGroup; grobotstxt has no parsed form and is
 // its parser run once over the body (it runs again on every decision).
 func BenchmarkParse(b *testing.B) {
-	for _, lib := range Libraries {
-		b.Run(lib.Name, func(b *testing.B) {
-			for _, in := range benchInputs() {
-				b.Run(in.name, func(b *testing.B) {
-					guard(b, "Parse/"+lib.Name+"/"+in.name, firstRunCap)
-					b.SetBytes(int64(len(in.body)))
-					b.ReportAllocs()
-					b.ResetTimer()
-					for i := 0; i < b.N; i++ {
-						d, _, _ := Prepare(lib, in.body, Agent)
-						sink = d
-					}
-				})
-			}
-		})
-	}
+	eachLibraryInput(b, "Parse", func(lib Library, in input, i int) {
+		d, _, _ := Prepare(lib, in.body, Agent)
+		sink = d
+	})
 }
 
 // BenchmarkFirstDecision measures what a crawler waits for before its first
@@ -61,19 +49,27 @@ func BenchmarkParse(b *testing.B) {
 // one URL. Ours builds its automaton's states as URLs reach them, so this is
 // where the cost of building them shows; BenchmarkParse leaves it out.
 func BenchmarkFirstDecision(b *testing.B) {
+	eachLibraryInput(b, "FirstDecision", func(lib Library, in input, i int) {
+		if d, _, err := Prepare(lib, in.body, Agent); err == nil {
+			sinkBool = d(in.urls[i%len(in.urls)])
+		}
+	})
+}
+
+// eachLibraryInput runs op b.N times as the sub-benchmark name/LIB/INPUT of
+// every library and named input, with the guarded first run, the input's
+// bytes and allocations reported.
+func eachLibraryInput(b *testing.B, name string, op func(lib Library, in input, i int)) {
 	for _, lib := range Libraries {
 		b.Run(lib.Name, func(b *testing.B) {
 			for _, in := range benchInputs() {
 				b.Run(in.name, func(b *testing.B) {
-					guard(b, "FirstDecision/"+lib.Name+"/"+in.name, firstRunCap)
+					guard(b, name+"/"+lib.Name+"/"+in.name, firstRunCap)
 					b.SetBytes(int64(len(in.body)))
 					b.ReportAllocs()
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
-						d, _, err := Prepare(lib, in.body, Agent)
-						if err == nil {
-							sinkBool = d(in.urls[i%len(in.urls)])
-						}
+						op(lib, in, i)
 					}
 				})
 			}

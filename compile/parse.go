@@ -261,15 +261,21 @@ func bomLen(s string) int {
 // lower-cased keys of unknown extensions that have upper-case letters).
 // Parse does what scan does, on the caller's bytes.
 func scan(body []byte, opts Options, h handler) scanResult {
-	limit := opts.EffectiveMaxFileSize()
-	n := len(body)
-	truncated := n > limit
-	if truncated {
-		n = limit
-	}
-	s := string(body[:n]) // the one copy every value is a substring of
+	s, truncated := view(body, opts)
 	sc := scanner{h: h}
-	return sc.run(s, truncated)
+	return sc.run(strings.Clone(s), truncated) // h may keep what it is given
+}
+
+// view returns the bytes of body that are read (at most the size limit) as
+// a string that shares body's memory, and whether body is longer. Nothing
+// may keep a substring of it: the caller's bytes may change once the parse
+// returns.
+func view(body []byte, opts Options) (s string, truncated bool) {
+	n := min(len(body), opts.EffectiveMaxFileSize())
+	if n == 0 {
+		return "", false
+	}
+	return unsafe.String(unsafe.SliceData(body), n), len(body) > n
 }
 
 // scanner holds what scan knows about the whole body, so that per-line work
@@ -471,24 +477,19 @@ func typoMessage(d directive) string {
 // of a real robots.txt, are not kept. A rule costs no allocation of its own
 // unless its pattern needs normalising.
 func Parse(body []byte, opts Options) *File {
-	limit := opts.EffectiveMaxFileSize()
-	n := min(len(body), limit)
 	// s views body without copying it: every string the File keeps is
 	// copied out of it by keep, and nothing else of s outlives Parse.
-	s := ""
-	if n > 0 {
-		s = unsafe.String(unsafe.SliceData(body), n)
-	}
+	s, truncated := view(body, opts)
 	b := builder{f: &File{Semantics: opts.Semantics}, sem: opts.Semantics}
 	b.sc = scanner{h: &b}
 	// Values are most of a file that is not comments: room for 5/8 of it
 	// at first.
-	b.vals.Grow(n*5/8 + 64)
+	b.vals.Grow(len(s)*5/8 + 64)
 	// Room for the rules saves growing the slice, and room for no more
 	// saves compacting it (a copy that costs a tenth of parsing): see
 	// countRuleLines.
 	b.rules = make([]Rule, 0, countRuleLines(s))
-	res := b.sc.run(s, len(body) > limit)
+	res := b.sc.run(s, truncated)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
 	b.compact()

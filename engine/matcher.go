@@ -80,79 +80,49 @@ func (r *Robots) build(tokens []string) *Matcher {
 		*pp = pats[:0]
 		patternsPool.Put(pp)
 	}()
-	// Every path starts with '/': a pattern that starts with neither '/'
-	// nor '*' can never match (lint reports it), so it costs nothing here.
-	// The others are counted first, by their priority's top bits (see
-	// rankKey), so that they are laid out in rank order: refs, which the
-	// matcher keeps, gets its exact size, and the automaton neither sorts
-	// nor keeps a map from its order to ours.
+	// The patterns are counted first, by their priority's top 32 bits
+	// (length, then allow before disallow), so that they are laid out in
+	// rank order: refs, which the matcher keeps, gets its exact size, and
+	// the automaton neither sorts them nor keeps a map from its order to
+	// ours. Patterns of one key come in file order, their rank order.
 	var next [maxRankKey + 1]int32 // per key: patterns of higher keys, then the next position
 	ranked := m.sem != Koster1996  // Koster1996's file order is rank order
 	n, top := 0, 0                 // top: the highest key counted
-	countKey := func(key int) bool {
-		if key > maxRankKey {
-			return false
-		}
-		next[key]++
-		top = max(top, key)
-		return true
-	}
-	for _, rule := range m.sel.Rules {
-		if !m.mayMatch(rule.Pattern) {
-			continue
-		}
+	m.eachPattern(func(p automaton.Pattern, _ int, _ bool) {
 		n++
-		ranked = ranked && countKey(rankKey(rule.Kind, len(rule.Pattern)))
-		if m.sem == Google && rule.Kind == compile.Allow {
-			if dir, ok := indexHTMDir(rule.Pattern); ok {
-				n++
-				ranked = ranked && countKey(rankKey(compile.Allow, len(dir)+1))
-			}
+		if key := int(p.Priority >> 32); ranked && key <= maxRankKey {
+			next[key]++
+			top = max(top, key)
+		} else {
+			ranked = false
 		}
-	}
+	})
 	if ranked {
 		at := int32(0)
 		for k := top; k >= 0; k-- {
 			next[k], at = at, at+next[k]
 		}
 	}
-	// put places a pattern and its ref: at its rank, or in file order.
 	m.refs = make([]ref, n)
 	if cap(pats) < n {
 		pats = make([]automaton.Pattern, n)
 	}
 	pats = pats[:n]
-	placed := int32(0)
-	put := func(p automaton.Pattern, rf ref, key int) {
+	placed := int32(0) // each pattern goes at its rank, or in file order
+	m.eachPattern(func(p automaton.Pattern, order int, htm bool) {
 		at := placed
 		if ranked {
-			at = next[key]
-			next[key]++
+			at = next[p.Priority>>32]
+			next[p.Priority>>32]++
 		}
 		placed++
+		rf := ref(order)
+		if htm {
+			rf = ^ref(len(m.htm))
+			m.htm = append(m.htm, htmRule{rule: int32(order), pattern: p.Bytes + "$"})
+		}
 		pats[at], m.refs[at] = p, rf
-	}
-	for order, rule := range m.sel.Rules {
-		p := rule.Pattern
-		if !m.mayMatch(p) {
-			continue
-		}
-		// Koster1996 patterns hold no '*' or '$' of their own: the
-		// normaliser escapes them (%2A, %24), so they are all literal here.
-		anchored := false
-		if m.sem != Koster1996 && strings.HasSuffix(p, "$") {
-			p, anchored = p[:len(p)-1], true
-		}
-		prio := Priority(m.sem, rule.Kind, len(rule.Pattern), order)
-		put(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: prio}, ref(order), rankKey(rule.Kind, len(rule.Pattern)))
-		if m.sem == Google && rule.Kind == compile.Allow {
-			if dir, ok := indexHTMDir(rule.Pattern); ok {
-				prio := Priority(m.sem, compile.Allow, len(dir)+1, order)
-				put(automaton.Pattern{Bytes: dir, Anchored: true, Priority: prio}, ^ref(len(m.htm)), rankKey(compile.Allow, len(dir)+1))
-				m.htm = append(m.htm, htmRule{rule: int32(order), pattern: dir + "$"})
-			}
-		}
-	}
+	})
 	// A URL's path ends at '#'. Google's is matched as the URL gives it, so
 	// its automaton stops at the '#' itself (and usually decides before
 	// it): nothing has to look for it first. The other semantics cut the
@@ -170,15 +140,30 @@ func (r *Robots) build(tokens []string) *Matcher {
 // the automaton instead.
 const maxRankKey = 511
 
-// rankKey is the top of Priority for RFC9309 and Google: the pattern's
-// length, then allow before disallow. Patterns of one key are ranked in file
-// order, which is the order build meets them in.
-func rankKey(kind RuleKind, patternLen int) int {
-	key := 2 * patternLen
-	if kind == compile.Allow {
-		key++
+// eachPattern calls fn for every automaton pattern of m's rules, in file
+// order, with the rule's position in sel.Rules and whether it is Google's
+// index.htm pattern derived from that rule. Every path starts with '/': a
+// rule whose pattern starts with neither '/' nor '*' can never match (lint
+// reports it), so it gives none.
+func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, htm bool)) {
+	for order, rule := range m.sel.Rules {
+		p := rule.Pattern
+		if !m.mayMatch(p) {
+			continue
+		}
+		// Koster1996 patterns hold no '*' or '$' of their own: the
+		// normaliser escapes them (%2A, %24), so they are all literal here.
+		anchored := false
+		if m.sem != Koster1996 && strings.HasSuffix(p, "$") {
+			p, anchored = p[:len(p)-1], true
+		}
+		fn(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: Priority(m.sem, rule.Kind, len(rule.Pattern), order)}, order, false)
+		if m.sem == Google && rule.Kind == compile.Allow {
+			if dir, ok := indexHTMDir(rule.Pattern); ok {
+				fn(automaton.Pattern{Bytes: dir, Anchored: true, Priority: Priority(m.sem, compile.Allow, len(dir)+1, order)}, order, true)
+			}
+		}
 	}
-	return key
 }
 
 // mayMatch reports whether a rule's pattern p may match a path: it starts

@@ -281,11 +281,12 @@ func TestExtractPath(t *testing.T) {
 // and paths against docs/SEMANTICS.md sections 3.1 and 3.2.
 func TestNormalized(t *testing.T) {
 	const r, g, k = compile.RFC9309, compile.Google, compile.Koster1996
-	patterns := []struct {
+	type normCase struct {
 		in   string
 		sem  compile.Semantics
 		want string
-	}{
+	}
+	patterns := []normCase{
 		{"/%7Ejoe", r, "/~joe"},
 		{"/%7ejoe", g, "/%7Ejoe"},
 		{"/%7Ejoe", k, "/~joe"},
@@ -317,11 +318,7 @@ func TestNormalized(t *testing.T) {
 			t.Errorf("NormalizedPattern(%q, %s) = %q: not idempotent", tt.want, tt.sem, again)
 		}
 	}
-	paths := []struct {
-		in   string
-		sem  compile.Semantics
-		want string
-	}{
+	paths := []normCase{
 		{"/%7Ejoe", r, "/~joe"},
 		{"/%7Ejoe", k, "/~joe"},
 		{"/%7ejoe", g, "/%7ejoe"},
