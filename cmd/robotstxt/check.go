@@ -62,6 +62,12 @@ const (
 	// rare when input comes faster than one line at a time.
 	outBufferSize = 64 << 10
 
+	// inBufferSize is the input buffer, in which lines are read in place.
+	// A longer line is gathered apart, in memory that grows only as far as
+	// that line needs (up to maxURLLine): a process deciding short URLs
+	// does not pay for touching a megabyte it never needs.
+	inBufferSize = 64 << 10
+
 	// maxQuotedText caps how much of a bad line is echoed on stderr, and
 	// of a line too long on standard output.
 	maxQuotedText = 200
@@ -164,20 +170,28 @@ func (c *checker) args(urls []string) error {
 // URL at a time gets each answer at once, and a caller feeding a file gets
 // large writes. Every input line gives one output line.
 func (c *checker) stream(in io.Reader) error {
-	// Room for the longest accepted line and its CR LF.
-	r := bufio.NewReaderSize(in, maxURLLine+2)
+	r := bufio.NewReaderSize(in, inBufferSize)
+	var long []byte // a line longer than r's buffer, gathered
 	n := 0
 	for {
 		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// Room for the longest accepted line and its CR LF: past it,
+			// the line is too long, and the rest of it is skipped.
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull && len(long) <= maxURLLine+2 {
+				line, err = r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			for line = long; err == bufio.ErrBufferFull; {
+				_, err = r.ReadSlice('\n')
+			}
+		}
 		if len(line) > 0 {
 			n++
 		}
-		if err == bufio.ErrBufferFull {
-			start := string(line[:maxQuotedText])
-			for err == bufio.ErrBufferFull {
-				_, err = r.ReadSlice('\n')
-			}
-			if werr := c.tooLong(n, start); werr != nil {
+		if len(line) > maxURLLine+2 {
+			if werr := c.tooLong(n, string(line[:maxQuotedText])); werr != nil {
 				return werr
 			}
 		} else if len(line) > 0 {
@@ -296,16 +310,16 @@ func isURL(s string) bool {
 	if s == "" || s[0] == '/' {
 		return true
 	}
-	i := strings.Index(s, "://")
-	if i <= 0 || !isAlpha(s[0]) {
+	if !isAlpha(s[0]) {
 		return false
 	}
-	for j := 1; j < i; j++ {
-		if c := s[j]; !isAlpha(c) && !('0' <= c && c <= '9') && c != '+' && c != '-' && c != '.' {
-			return false
-		}
+	// The scheme runs to its first byte that no scheme has (a ':' is one):
+	// "://" must start there.
+	i := 1
+	for i < len(s) && (isAlpha(s[i]) || '0' <= s[i] && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.') {
+		i++
 	}
-	return true
+	return strings.HasPrefix(s[i:], "://")
 }
 
 func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }

@@ -732,3 +732,32 @@ func TestREADME_CommandLineUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestIsURL checks what check calls a URL: empty, a path, or an absolute
+// URL whose scheme (a letter, then letters, digits, '+', '-', '.') is
+// followed by "://".
+func TestIsURL(t *testing.T) {
+	for s, want := range map[string]bool{
+		"":                  true,
+		"/":                 true,
+		"/a://b":            true,
+		"https://example":   true,
+		"HTTP://x/y":        true,
+		"svn+ssh.v-2://h/p": true,
+		"h://":              true,
+		"1http://x":         false,
+		"+a://x":            false,
+		"://x":              false,
+		"http:/x":           false,
+		"https:x":           false,
+		"ht tp://x":         false,
+		"example.com/a":     false,
+		"a?b://c":           false,
+		"mailto:me@x":       false,
+		"x":                 false,
+	} {
+		if got := isURL(s); got != want {
+			t.Errorf("isURL(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
