@@ -3,17 +3,17 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/internal/gen"
 )
 
-// cliURLs is the number of URLs BenchmarkCLI feeds the CLI.
+// cliURLs is the most URLs BenchmarkCLI feeds a command.
 const cliURLs = 1_000_000
 
 var (
@@ -43,79 +43,133 @@ func cleanupTemp() {
 	}
 }
 
-var cliSetup struct {
-	once              sync.Once
-	err               error
-	bin, robots, urls string
+// cliFiles are the commands and inputs of BenchmarkCLI, made once per run
+// in dir.
+type cliFiles struct {
+	once                       sync.Once
+	err                        error
+	bin, libcheck, robots, dir string
 }
 
-// setupCLI builds ../cmd/robotstxt and writes the robots.txt (the large
-// generated file) and the URL file, once per run.
-func setupCLI(b *testing.B) (bin, robots, urls string) {
+var cliSetup cliFiles
+
+// cliSizes are the URL counts BenchmarkCLI feeds each command: one (the
+// start-up), the 200,000 of issue 14's goal, and a million.
+var cliSizes = []int{1, 200_000, cliURLs}
+
+// cliPeers are the other libraries BenchmarkCLI runs as whole processes
+// (cmd/libcheck), with the largest URL count each is given (temoto takes
+// seconds for 200,000).
+var cliPeers = []struct {
+	name    string
+	maxURLs int
+}{{"slyrz", cliURLs}, {"temoto", 200_000}}
+
+// setupCLI builds ../cmd/robotstxt and ./cmd/libcheck, and writes the
+// robots.txt (the large generated file) and a URL file for each of
+// cliSizes, once per run.
+func setupCLI(b *testing.B) *cliFiles {
 	s := &cliSetup
 	s.once.Do(func() {
-		dir := tempDir(b)
-		s.bin = filepath.Join(dir, "robotstxt")
-		cmd := exec.Command("go", "build", "-o", s.bin, "./cmd/robotstxt")
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			s.err = &buildError{err: err, out: string(out)}
-			return
+		s.dir = tempDir(b)
+		s.bin = filepath.Join(s.dir, "robotstxt")
+		s.libcheck = filepath.Join(s.dir, "libcheck")
+		for _, c := range []struct{ out, pkg, dir string }{{s.bin, "./cmd/robotstxt", ".."}, {s.libcheck, "./cmd/libcheck", "."}} {
+			cmd := exec.Command("go", "build", "-o", c.out, c.pkg)
+			cmd.Dir = c.dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				s.err = &buildError{pkg: c.pkg, err: err, out: string(out)}
+				return
+			}
 		}
 		body := gen.Robots(500, 2, true)
-		s.robots = filepath.Join(dir, "robots.txt")
+		s.robots = filepath.Join(s.dir, "robots.txt")
 		if s.err = os.WriteFile(s.robots, body, 0o644); s.err != nil {
 			return
 		}
-		s.urls = filepath.Join(dir, "urls.txt")
-		f, err := os.Create(s.urls)
-		if err != nil {
-			s.err = err
-			return
-		}
-		w := bufio.NewWriterSize(f, 1<<20)
-		for _, u := range gen.URLs(body, cliURLs, 4) {
-			w.WriteString(u)
-			w.WriteByte('\n')
-		}
-		if s.err = w.Flush(); s.err == nil {
-			s.err = f.Close()
+		urls := gen.URLs(body, cliURLs, 4)
+		for _, n := range cliSizes {
+			if s.err = writeLines(cliURLFile(s.dir, n), urls[:n]); s.err != nil {
+				return
+			}
 		}
 	})
 	if s.err != nil {
 		b.Fatal(s.err)
 	}
-	return s.bin, s.robots, s.urls
+	return s
+}
+
+func cliURLFile(dir string, n int) string {
+	return filepath.Join(dir, fmt.Sprintf("urls-%d.txt", n))
+}
+
+func writeLines(name string, lines []string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	for _, l := range lines {
+		w.WriteString(l)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 type buildError struct {
+	pkg string
 	err error
 	out string
 }
 
 func (e *buildError) Error() string {
-	return "go build ./cmd/robotstxt: " + e.err.Error() + "\n" + e.out
+	return "go build " + e.pkg + ": " + e.err.Error() + "\n" + e.out
 }
 
-// BenchmarkCLI measures the command line end to end: one op runs
-// `robotstxt check --robots FILE --agent Googlebot --semantics google
-// --urls URLFILE > /dev/null` on 1,000,000 generated URLs (the large
-// generated robots.txt), and reports URLs/s. Skipped in -short mode.
+// BenchmarkCLI measures the command line end to end, as whole processes:
+// one op of CLI/robotstxt/N runs `robotstxt check --robots FILE --agent
+// Googlebot --semantics google --urls URLFILE > /dev/null` on N generated
+// URLs (the large generated robots.txt; N of cliSizes), and reports
+// URLs/s. CLI/slyrz/N and CLI/temoto/N run cmd/libcheck, the same command
+// for those libraries (they have none), on the same files. Skipped in
+// -short mode.
 func BenchmarkCLI(b *testing.B) {
 	if testing.Short() {
-		b.Skip("-short: the million-URL CLI run is skipped")
+		b.Skip("-short: the CLI processes are skipped")
 	}
-	bin, robots, urls := setupCLI(b)
-	b.ResetTimer()
-	start := time.Now()
+	s := setupCLI(b)
+	for _, n := range cliSizes {
+		b.Run(fmt.Sprintf("robotstxt/%d", n), func(b *testing.B) {
+			runCLI(b, n, s.bin, "check", "--robots", s.robots, "--agent", Agent, "--semantics", "google", "--urls", cliURLFile(s.dir, n))
+		})
+	}
+	for _, p := range cliPeers {
+		for _, n := range cliSizes[1:] {
+			if n > p.maxURLs {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/%d", p.name, n), func(b *testing.B) {
+				runCLI(b, n, s.libcheck, "-lib", p.name, "-robots", s.robots, "-agent", Agent, "-urls", cliURLFile(s.dir, n))
+			})
+		}
+	}
+}
+
+// runCLI runs the command b.N times, its output to /dev/null, and reports
+// the URLs it decides per second.
+func runCLI(b *testing.B, urls int, name string, args ...string) {
 	for i := 0; i < b.N; i++ {
-		cmd := exec.Command(bin, "check", "--robots", robots, "--agent", Agent, "--semantics", "google", "--urls", urls)
+		cmd := exec.Command(name, args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr // Stdout stays nil: /dev/null
 		if err := cmd.Run(); err != nil {
-			b.Fatalf("robotstxt check: %v\n%s", err, stderr.Bytes())
+			b.Fatalf("%s: %v\n%s", filepath.Base(name), err, stderr.Bytes())
 		}
 	}
-	elapsed := time.Since(start)
-	b.ReportMetric(float64(cliURLs)*float64(b.N)/elapsed.Seconds(), "URLs/s")
+	b.ReportMetric(float64(urls)*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
 }

@@ -225,13 +225,38 @@ def main():
     corpus_table(res, order, common, header)
     listing(res, order, "Scaling", "Scaling (ours)")
     listing(res, order, "Adversarial", "Adversarial (one op: parse, bind, decide every URL)")
-    if "CLI" in res:
-        print(f"CLI: {res['CLI'].get('URLs/s', 0):,.0f} URLs/s ({dur(res['CLI'].get('ns/op'))} per 1,000,000 URLs)\n")
+    cli_table(res, order)
     if skips:
         print(f"Skipped in this run ({len(skips)}):\n")
         for s in skips:
             print(f"- {s}")
         print()
+
+
+def cli_table(res, order):
+    """BenchmarkCLI: a row per URL count, a column per command, the time of
+    one whole process and its ratio to ours."""
+    runs = [n.split("/")[1:] for n in order if n.startswith("CLI/") and n.count("/") == 2]
+    if not runs:
+        return
+    libs = list(dict.fromkeys(lib for lib, _ in runs))
+    sizes = sorted({int(n) for _, n in runs})
+    print("CLI, whole processes: `robotstxt check` and cmd/libcheck (the same command for the other libraries) on the large generated file, output to /dev/null (ratio = other / " + OURS + ")\n")
+    print("| URLs | " + " | ".join(libs) + " |")
+    print("|---" * (len(libs) + 1) + "|")
+    for n in sizes:
+        ours = res.get(f"CLI/{OURS}/{n}", {}).get("ns/op")
+        cells = []
+        for lib in libs:
+            v = res.get(f"CLI/{lib}/{n}", {}).get("ns/op")
+            if v is None:
+                cells.append("—")
+            elif lib == OURS or not ours:
+                cells.append(dur(v))
+            else:
+                cells.append(f"{dur(v)} ({ratio(v, ours)})")
+        print(f"| {n:,} | " + " | ".join(cells) + " |")
+    print()
 
 
 main()
