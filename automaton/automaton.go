@@ -493,11 +493,14 @@ func scanMissing[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uin
 // Each byte costs a table load whose result gives the next load's address,
 // and run waits for it. runNarrow does not always (see there); a wide table
 // is one whose states outgrew a narrow one, over a thousand of them, and
-// there guessing loses: the million distinct URLs of BenchmarkCLI on the
-// large generated file visit 4,412 states, and of their bytes 41% keep the
-// state and 26% lead to the next row, in no order a branch predictor
-// learns. runNarrow's two guesses cost those URLs 1.5 times the time of
-// this loop (medians of 3: 137 against 89 ns per URL).
+// there guessing loses unless the same few URLs come again and again: the
+// million distinct URLs of BenchmarkCLI on the large generated file visit
+// 4,412 states, and of their bytes 41% keep the state and 26% lead to the
+// next row, in no order a branch predictor learns. On that automaton,
+// runNarrow's two guesses cost 137 ns per URL cycling through the million
+// and 34 ns cycling through the first thousand (which the predictor learns
+// by heart); this loop costs 81 and 59 ns (medians of 3). A crawler
+// decides distinct URLs, so a wide table waits.
 func run[T string | []byte](w []uint32, cls *[256]uint8, xoff, s, best uint32, in T, i int) (int, uint32, uint32, uint32) {
 	for ; i < len(in); i++ {
 		t := atomic.LoadUint32(&w[s+uint32(cls[in[i]])])
@@ -534,8 +537,8 @@ func run[T string | []byte](w []uint32, cls *[256]uint8, xoff, s, best uint32, i
 // checked, not waited for. On the corpus's real URLs the guesses neither
 // win nor lose (RealCorpusDecide, medians of 6: 84 ns per URL either way);
 // on URLs decided again and again, as in the Decide benchmarks, the
-// predictor learns them and they win by up to 1.6 times (en.wikipedia.org:
-// 64 against 102 ns).
+// predictor learns them and they win by up to 1.6 times. Narrow tables are
+// small ones, whose few states real URLs follow in order.
 func runNarrow[T string | []byte](w []uint32, cls *[256]uint8, stride, xoff, s, best uint32, in T, i int) (int, uint32, uint32, uint32) {
 	for ; i < len(in); i++ {
 		c := uint32(cls[in[i]])
