@@ -186,7 +186,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		s.index = nil // the identity: a caller that ranks its patterns saves it
 	}
 	d.classify(budget, opts.Escape, opts.End)
-	g, _ := d.prog.newGen(sc, true, nil, nil, 0, nil)
+	g, _ := d.prog.newGen(sc, true, nil, 0, nil)
 	d.cur.Store(g)
 	d.held.Store(int64(g.bytes))
 	s.d = d

@@ -266,7 +266,7 @@ func TestCache_ClearsPastBudget(t *testing.T) {
 // TestCache_NarrowGoesWide checks the change of table: a set starts with a
 // narrow table, and when the states its inputs visit outgrow it, but not
 // the budget, it goes on with a wide one, without counting a clear and
-// with the same answers, and with room for as many states from the start.
+// with the same answers.
 func TestCache_NarrowGoesWide(t *testing.T) {
 	var ps []Pattern
 	for i := 0; i < 40; i++ {
@@ -290,11 +290,6 @@ func TestCache_NarrowGoesWide(t *testing.T) {
 	}
 	if st.States*3 < narrowMaxWords/int(set.d.cur.Load().stride) {
 		t.Fatalf("%d states built in the wide table: the narrow one was not full", st.States)
-	}
-	// The wide generation started with room for the narrow one's states.
-	narrowRows := narrowMaxWords / (int(set.d.nclass+1)/2 + nExtra)
-	if g := set.d.cur.Load(); g.rows0 < narrowRows-1 {
-		t.Errorf("the wide table started with %d rows; the narrow one had about %d", g.rows0, narrowRows)
 	}
 }
 

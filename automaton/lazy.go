@@ -210,7 +210,6 @@ type gen struct {
 	narrow       bool
 	stride, xoff uint32
 	wideItems    bool // items take two uint16s in the arena (see item)
-	rows0        int  // the rows of its first table
 
 	mu sync.Mutex // guards everything below and writes to tab's cells
 	// bytes is the memory held, as counted against prog.budget (account);
@@ -282,17 +281,9 @@ func (g *gen) account() {
 // newGen returns a generation, with a narrow or wide table, holding the
 // start state and, when stars is not nil, the state (stars, acc, t) (a
 // successor computed in an older generation), whose transition value it
-// also returns. When from is not nil, the new generation replaces it
-// because its narrow table was full: its inputs visit at least as many
-// states, and it starts with room for them (arena items included), so as
-// not to allocate and copy its way up to that size again, touching several
-// times the memory it ends with.
-func (p *prog) newGen(sc *scratch, narrow bool, from *gen, stars []int32, acc uint32, t []int32) (*gen, uint32) {
-	g := &gen{narrow: narrow, wideItems: len(p.all) > 1<<16, rows0: initialRows}
-	arena := 0
-	if from != nil {
-		g.rows0, arena = len(from.states)+1, len(from.arena)
-	}
+// also returns.
+func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []int32) (*gen, uint32) {
+	g := &gen{narrow: narrow, wideItems: len(p.all) > 1<<16}
 	g.xoff = p.nclass
 	if narrow {
 		g.xoff = (p.nclass + 1) / 2
@@ -301,13 +292,7 @@ func (p *prog) newGen(sc *scratch, narrow bool, from *gen, stars []int32, acc ui
 	g.tab.Store(&table{})
 	g.pindex = make([]int32, 8)
 	g.index = make([]int32, 2*initialRows)
-	for len(g.index) < 2*g.rows0 {
-		g.index = make([]int32, 2*len(g.index))
-	}
-	g.states = make([]stateInfo, 0, g.rows0)
-	if arena > 0 {
-		g.arena = make([]uint16, 0, arena)
-	}
+	g.states = make([]stateInfo, 0, initialRows)
 	// Start: every pattern at its first item, no stars yet.
 	if stars != nil {
 		t = slices.Clone(t) // sc holds it, and computing the start state overwrites sc
@@ -531,7 +516,7 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 		if len(tab.w) >= 32*int(g.stride) {
 			grown = len(tab.w) + len(tab.w)/2
 		}
-		n := max(need, grown, g.rows0*int(g.stride))
+		n := max(need, grown, initialRows*int(g.stride))
 		if g.narrow {
 			n = min(n, narrowMaxWords) // fits checked need against it
 		}
@@ -697,7 +682,7 @@ func (g *gen) fits(p *prog, n, m int) int {
 	need := stateOverhead + 4*n + starSetOverhead + 8*m
 	rows := (len(g.states) + 1) * int(g.stride)
 	if words := len(g.tab.Load().w); rows > words {
-		need += 4 * max(words, g.rows0*int(g.stride)) // the table grows (at most doubles)
+		need += 4 * max(words, initialRows*int(g.stride)) // the table grows (at most doubles)
 	}
 	switch {
 	case g.bytes+need > p.budget:
@@ -739,11 +724,7 @@ func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
 	if stars == nil {
 		stars = []int32{}
 	}
-	var from *gen
-	if fit == fitsNarrow {
-		from = g
-	}
-	n, t := p.newGen(sc, g.narrow && fit == fitsFull, from, stars, acc, sc.tnext)
+	n, t := p.newGen(sc, g.narrow && fit == fitsFull, stars, acc, sc.tnext)
 	g.mu.Unlock()
 	// n is this goroutine's until published: read it before, since
 	// others may add states to it (under n.mu) as soon as it is.
