@@ -47,13 +47,14 @@
 // the one it holds, whose states stay valid.
 //
 // Each byte costs a table load whose result gives the next load's address,
-// so a plain scan waits for every load in turn. Two tests let the CPU run
-// ahead instead: a byte that keeps the automaton where it is (a '*' waiting
-// for what follows it) and a byte that leads to the next row both continue
-// from a state the scan computes without the load, and the branch predictor
-// guesses them. States are numbered as inputs first reach them, so the bytes
-// of a pattern that an input follows for the first time get consecutive
-// rows.
+// so a plain scan waits for every load in turn. In a narrow table two tests
+// let the CPU run ahead instead: a byte that keeps the automaton where it is
+// (a '*' waiting for what follows it) and a byte that leads to the next row
+// both continue from a state the scan computes without the load, and the
+// branch predictor guesses them. States are numbered as inputs first reach
+// them, so the bytes of a pattern that an input follows for the first time
+// get consecutive rows. A wide table, over a thousand states, waits: there
+// distinct inputs follow no order the predictor learns (see run).
 //
 // Options.End names bytes at which an input ends (a URL's '#'): their class
 // leads every row to a sentinel that ends the scan with the answer for the
