@@ -189,7 +189,8 @@ func (g *gen) setCell(w []uint32, s, c, v uint32) {
 		atomic.StoreUint32(&w[s+c], v)
 		return
 	}
-	atomic.StoreUint32(&w[s+c>>1], withHalf(atomic.LoadUint32(&w[s+c>>1]), c, v))
+	x := &w[s+c>>1]
+	atomic.StoreUint32(x, withHalf(atomic.LoadUint32(x), c, v))
 }
 
 // gen is one generation of a dfa's cache of states: the states built so far

@@ -229,7 +229,7 @@ func (res *corpusResult) record(line string, files []corpusFile, fail func(int, 
 // ANSWERS" (ANSWERS: one '1' for allowed or '0' per URL) or "I err MESSAGE"
 // when the library rejects the file or panics.
 func corpusHelper(libName, fromArg string, w io.Writer) error {
-	lib, err := libraryNamed(libName)
+	lib, err := LibraryNamed(libName)
 	if err != nil {
 		return err
 	}

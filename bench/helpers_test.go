@@ -258,7 +258,7 @@ func probeFunc(key string) (func() error, error) {
 	}
 	switch {
 	case len(p) == 3 && (p[0] == "Parse" || p[0] == "FirstDecision"):
-		lib, err := libraryNamed(p[1])
+		lib, err := LibraryNamed(p[1])
 		if err != nil {
 			return nil, err
 		}
@@ -273,7 +273,7 @@ func probeFunc(key string) (func() error, error) {
 		}
 		return nil, fmt.Errorf("no variant %q", p[1])
 	case len(p) == 3 && p[0] == "Adversarial":
-		lib, err := libraryNamed(p[1])
+		lib, err := LibraryNamed(p[1])
 		if err != nil {
 			return nil, err
 		}
@@ -287,15 +287,6 @@ func probeFunc(key string) (func() error, error) {
 		return func() error { scalingCompile(n); return nil }, nil
 	}
 	return nil, fmt.Errorf("unknown benchmark key %q", key)
-}
-
-func libraryNamed(name string) (Library, error) {
-	for _, lib := range Libraries {
-		if lib.Name == name {
-			return lib, nil
-		}
-	}
-	return Library{}, fmt.Errorf("no library %q", name)
 }
 
 func firstLine(s string) string {

@@ -68,6 +68,16 @@ var Libraries = []Library{
 	{Name: "samclarke", Module: "github.com/samclarke/robotstxt", Parse: parseSamclarke},
 }
 
+// LibraryNamed returns the library of Libraries called name.
+func LibraryNamed(name string) (Library, error) {
+	for _, lib := range Libraries {
+		if lib.Name == name {
+			return lib, nil
+		}
+	}
+	return Library{}, fmt.Errorf("no library %q", name)
+}
+
 // Prepare parses body and readies it for agent in the library's best form:
 // bound where the library can bind, else through Allowed. It is the work a
 // crawler does once per robots.txt before its first decision.

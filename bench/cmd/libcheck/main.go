@@ -37,20 +37,15 @@ func main() {
 }
 
 func run(name, robots, agent, urls string) error {
-	var lib *bench.Library
-	for i := range bench.Libraries {
-		if bench.Libraries[i].Name == name {
-			lib = &bench.Libraries[i]
-		}
-	}
-	if lib == nil {
-		return fmt.Errorf("no library %q", name)
+	lib, err := bench.LibraryNamed(name)
+	if err != nil {
+		return err
 	}
 	body, err := os.ReadFile(robots)
 	if err != nil {
 		return err
 	}
-	allowed, _, err := bench.Prepare(*lib, body, agent)
+	allowed, _, err := bench.Prepare(lib, body, agent)
 	if err != nil {
 		return err
 	}
