@@ -134,6 +134,13 @@
 //	3  fetch: the robots.txt was unreachable (network error, timeout, 429 or
 //	   5xx), so everything is disallowed; the decisions are printed first
 //
+// # Memory
+//
+// Unless the environment sets GOGC or GOMEMLIMIT, the command runs with
+// GOGC=400 and a soft GOMEMLIMIT of 48 MiB: it keeps what it builds to the
+// end and allocates nothing per URL, so collecting often would only cost
+// time, and the limit bounds what a hostile robots.txt can make it hold.
+//
 // When standard output is closed early (robotstxt check ... | head -1) the
 // command stops quietly: the operating system ends it with SIGPIPE (status
 // 141 in a shell), and run, used in-process, returns the status so far

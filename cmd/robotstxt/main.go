@@ -24,7 +24,28 @@ const (
 	exitUnreachable = 3 // fetch: the robots.txt was unreachable (network error, timeout, 429, 5xx)
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+// The garbage collector's settings when the environment gives none. A
+// command is a short process that keeps what it builds (the parsed file and
+// its automaton) to the end, and allocates nothing per URL: collecting
+// whenever the heap doubles from 4 MB, Go's default, only spends time. On
+// 200,000 URLs (the large generated file) the one collection it made cost
+// check 9 ms of CPU and 4-6 ms of its 67-73 (medians of 9, three
+// interleaved rounds). The limit keeps the memory of a hostile file's
+// thrashing cache bounded: 50 MB where GOGC=400 alone let it reach 111 MB.
+const (
+	gcPercent   = 400      // GOGC
+	memoryLimit = 48 << 20 // GOMEMLIMIT, soft
+)
+
+func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
 
 // run is the whole program, testable in-process: it dispatches args[0] to a
 // command and returns the exit status.
