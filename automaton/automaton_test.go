@@ -293,6 +293,53 @@ func TestCache_NarrowGoesWide(t *testing.T) {
 	}
 }
 
+// TestCache_TableGrowth follows the tables of a set whose states outgrow a
+// narrow table and then bigTableWords: a table doubles up to 32 rows,
+// grows by half up to bigTableWords, and doubles from there (a narrow one
+// stops at narrowMaxWords).
+func TestCache_TableGrowth(t *testing.T) {
+	var ps []Pattern
+	for i := 0; i < 60; i++ {
+		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x" + string(rune('a'+(i*3)%20)), Priority: uint64(i)})
+	}
+	set := Compile(ps, Options{})
+	r := rand.New(rand.NewSource(5))
+	g, words := set.d.cur.Load(), len(set.d.cur.Load().tab.Load().w)
+	big := false
+	for k := 0; k < 6000 && !big; k++ {
+		checkAgainstBrute(t, ps, set, "/"+randInput(r, "abcdefghijklmnopqrstx", 14))
+		g2 := set.d.cur.Load()
+		n := len(g2.tab.Load().w)
+		if g2 != g {
+			g, words = g2, n // a new generation starts small
+			continue
+		}
+		if n == words {
+			continue
+		}
+		// One input may grow the table more than once.
+		stride, want := int(g.stride), words
+		for want < n {
+			big = big || !g.narrow && want >= bigTableWords
+			if want >= 32*stride && want < bigTableWords {
+				want += want / 2
+			} else {
+				want *= 2
+			}
+			if g.narrow {
+				want = min(want, narrowMaxWords)
+			}
+		}
+		if n != want {
+			t.Fatalf("a table of %d words (%d rows, narrow %v) grew to %d, want %d", words, words/stride, g.narrow, n, want)
+		}
+		words = n
+	}
+	if !big {
+		t.Fatalf("no wide table grew past bigTableWords (%d words; %+v)", bigTableWords, set.Stats())
+	}
+}
+
 // TestMatch_WideItems checks a set whose patterns hold more than 65536
 // positions, whose states keep their items in two uint16s each.
 func TestMatch_WideItems(t *testing.T) {
