@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -110,6 +111,55 @@ func BenchmarkDecide(b *testing.B) {
 			}
 		})
 	}
+}
+
+// distinctURLs is how many URLs BenchmarkDecideDistinct cycles through.
+const distinctURLs = 100_000
+
+// BenchmarkDecideDistinct is Decide as a crawler sees it: the large
+// generated file, each library in its best form (Prepare), cycling through
+// distinctURLs distinct URLs (all decided once first, so that ours has
+// built the states they visit) instead of Decide's 1,000, which a branch
+// predictor learns by heart and whose states stay in the cache.
+func BenchmarkDecideDistinct(b *testing.B) {
+	for _, lib := range Libraries {
+		b.Run(lib.Name, func(b *testing.B) {
+			guard(b, "DecideDistinct/"+lib.Name, firstRunCap)
+			decide, err := distinctRun(lib)
+			if err != nil {
+				b.Fatal(err)
+			}
+			urls := distinctInput().urls
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				sinkBool = decide(urls[i%len(urls)])
+			}
+		})
+	}
+}
+
+var distinctOnce = sync.OnceValue(func() input {
+	body := gen.Robots(500, 2, true) // the "large" input
+	return input{name: "large", body: body, urls: gen.URLs(body, distinctURLs, 4)}
+})
+
+// distinctInput is BenchmarkDecideDistinct's file and URLs, made once.
+func distinctInput() input { return distinctOnce() }
+
+// distinctRun is the first run of BenchmarkDecideDistinct: lib prepared
+// for the file, and every URL decided once. It returns the prepared
+// decision function.
+func distinctRun(lib Library) (func(string) bool, error) {
+	in := distinctInput()
+	decide, _, err := Prepare(lib, in.body, Agent)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range in.urls {
+		sinkBool = decide(u)
+	}
+	return decide, nil
 }
 
 // decideRun is the first run of BenchmarkDecide: every URL once.

@@ -244,7 +244,7 @@ func runHelper(spec string) int {
 }
 
 // probeFunc returns the first run of the guarded benchmark named key:
-// "Parse/LIB/INPUT" (also "FirstDecision/LIB/INPUT"), "Decide/VARIANT/INPUT", "Adversarial/LIB/INPUT" or
+// "Parse/LIB/INPUT" (also "FirstDecision/LIB/INPUT"), "Decide/VARIANT/INPUT", "DecideDistinct/LIB", "Adversarial/LIB/INPUT" or
 // "Scaling/rules=N". The benchmarks time the same functions.
 func probeFunc(key string) (func() error, error) {
 	p := strings.Split(key, "/")
@@ -272,6 +272,12 @@ func probeFunc(key string) (func() error, error) {
 			}
 		}
 		return nil, fmt.Errorf("no variant %q", p[1])
+	case len(p) == 2 && p[0] == "DecideDistinct":
+		lib, err := LibraryNamed(p[1])
+		if err != nil {
+			return nil, err
+		}
+		return func() error { _, err := distinctRun(lib); return err }, nil
 	case len(p) == 3 && p[0] == "Adversarial":
 		lib, err := LibraryNamed(p[1])
 		if err != nil {

@@ -222,6 +222,7 @@ def main():
     if fcols:
         print(f"First decision: parse, bind and decide one URL, what a crawler waits for on a new site (ours builds the automaton states the URL visits; ratio = other / {fcols[0]})\n")
         table(res, order, "FirstDecision", fcols, fcols[0], header)
+    distinct_table(res, order, header)
     corpus_table(res, order, common, header)
     listing(res, order, "Scaling", "Scaling (ours)")
     listing(res, order, "Adversarial", "Adversarial (one op: parse, bind, decide every URL)")
@@ -231,6 +232,20 @@ def main():
         for s in skips:
             print(f"- {s}")
         print()
+
+
+def distinct_table(res, order, header):
+    """BenchmarkDecideDistinct: one row, a column per library."""
+    libs = children(order, "DecideDistinct", 1)
+    if not libs:
+        return
+    base = res.get(f"DecideDistinct/{libs[0]}", {}).get("ns/op")
+    print(f"Decide over 100,000 distinct URLs of the large file, each library in its best form (ratio = other / {libs[0]})\n")
+    print("| input | " + " | ".join(header(l) for l in libs) + " |")
+    print("|---" * (len(libs) + 1) + "|")
+    cells = [cell(res.get(f"DecideDistinct/{l}", {}).get("ns/op"), None if i == 0 else base) for i, l in enumerate(libs)]
+    print("| large | " + " | ".join(cells) + " |")
+    print()
 
 
 def cli_table(res, order):
