@@ -113,8 +113,13 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
-// distinctURLs is how many URLs BenchmarkDecideDistinct cycles through.
-const distinctURLs = 100_000
+// distinctURLs is how many URLs BenchmarkDecideDistinct cycles through
+// (distinctShortURLs in -short mode, where CI runs it once to keep it
+// working: the slow peers' first run of 100,000 URLs takes seconds).
+const (
+	distinctURLs      = 100_000
+	distinctShortURLs = 5_000
+)
 
 // BenchmarkDecideDistinct is Decide as a crawler sees it: the large
 // generated file, each library in its best form (Prepare), cycling through
@@ -141,7 +146,11 @@ func BenchmarkDecideDistinct(b *testing.B) {
 
 var distinctOnce = sync.OnceValue(func() input {
 	body := gen.Robots(500, 2, true) // the "large" input
-	return input{name: "large", body: body, urls: gen.URLs(body, distinctURLs, 4)}
+	n := distinctURLs
+	if testing.Short() {
+		n = distinctShortURLs
+	}
+	return input{name: "large", body: body, urls: gen.URLs(body, n, 4)}
 })
 
 // distinctInput is BenchmarkDecideDistinct's file and URLs, made once.
