@@ -144,17 +144,20 @@ func BenchmarkDecideDistinct(b *testing.B) {
 	}
 }
 
-var distinctOnce = sync.OnceValue(func() input {
-	body := gen.Robots(500, 2, true) // the "large" input
+// distinctInput is BenchmarkDecideDistinct's input: the large file of
+// benchInputs, with its distinct URLs, made once.
+var distinctInput = sync.OnceValue(func() input {
+	in, err := inputNamed(benchInputs(), "large")
+	if err != nil {
+		panic(err) // benchInputs always has it
+	}
 	n := distinctURLs
 	if testing.Short() {
 		n = distinctShortURLs
 	}
-	return input{name: "large", body: body, urls: gen.URLs(body, n, 4)}
+	in.urls = gen.URLs(in.body, n, 4)
+	return in
 })
-
-// distinctInput is BenchmarkDecideDistinct's file and URLs, made once.
-func distinctInput() input { return distinctOnce() }
 
 // distinctRun is the first run of BenchmarkDecideDistinct: lib prepared
 // for the file, and every URL decided once. It returns the prepared

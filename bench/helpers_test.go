@@ -248,26 +248,18 @@ func runHelper(spec string) int {
 // "Scaling/rules=N". The benchmarks time the same functions.
 func probeFunc(key string) (func() error, error) {
 	p := strings.Split(key, "/")
-	find := func(ins []input, name string) (input, error) {
-		for _, in := range ins {
-			if in.name == name {
-				return in, nil
-			}
-		}
-		return input{}, fmt.Errorf("no input %q", name)
-	}
 	switch {
 	case len(p) == 3 && (p[0] == "Parse" || p[0] == "FirstDecision"):
 		lib, err := LibraryNamed(p[1])
 		if err != nil {
 			return nil, err
 		}
-		in, err := find(benchInputs(), p[2])
+		in, err := inputNamed(benchInputs(), p[2])
 		return func() error { return parseRun(lib, in) }, err // FirstDecision: and one URL, which Decide's guard covers
 	case len(p) == 3 && p[0] == "Decide":
 		for _, v := range variants() {
 			if v.name == p[1] {
-				in, err := find(benchInputs(), p[2])
+				in, err := inputNamed(benchInputs(), p[2])
 				return func() error { return decideRun(v, in) }, err
 			}
 		}
@@ -283,7 +275,7 @@ func probeFunc(key string) (func() error, error) {
 		if err != nil {
 			return nil, err
 		}
-		in, err := find(adversarialInputs(), p[2])
+		in, err := inputNamed(adversarialInputs(), p[2])
 		return func() error { return adversarialRun(lib, in) }, err
 	case len(p) == 2 && p[0] == "Scaling":
 		var n int
@@ -293,6 +285,16 @@ func probeFunc(key string) (func() error, error) {
 		return func() error { scalingCompile(n); return nil }, nil
 	}
 	return nil, fmt.Errorf("unknown benchmark key %q", key)
+}
+
+// inputNamed returns the input of ins called name.
+func inputNamed(ins []input, name string) (input, error) {
+	for _, in := range ins {
+		if in.name == name {
+			return in, nil
+		}
+	}
+	return input{}, fmt.Errorf("no input %q", name)
 }
 
 func firstLine(s string) string {

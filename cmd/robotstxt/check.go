@@ -183,7 +183,8 @@ func (c *checker) stream(in io.Reader) error {
 				line, err = r.ReadSlice('\n')
 				long = append(long, line...)
 			}
-			for line = long; err == bufio.ErrBufferFull; {
+			line = long
+			for err == bufio.ErrBufferFull {
 				_, err = r.ReadSlice('\n')
 			}
 		}
