@@ -108,6 +108,19 @@ type Options struct {
 	// one more are always kept, so the cache may pass a tiny budget by one
 	// state.
 	CacheBytes int
+	// ReserveBytes, when positive, is the size the transition table of
+	// every cache generation starts at: up to half of CacheBytes, and a
+	// narrow table (see table) stays at most its 128 KiB. States are then
+	// added in place until the table is full, where without it the table
+	// grows as states are built, each time into new memory, copied. That
+	// suits a process that decides many inputs on one automaton (the
+	// command line): the operating system maps the pages of a fresh
+	// allocation only when they are first written, so what is reserved
+	// and never reached costs it nothing, and growing costs no copy and no
+	// second mapping of the same rows. Bytes counts the reservation from
+	// the start, and the garbage collector does too: leave it 0 for
+	// automata kept by the thousand.
+	ReserveBytes int
 	// Escape lists bytes at which MatchPrefix stops and reports that it could
 	// not decide: a caller that must rewrite some bytes of its input (for
 	// example percent-escapes) scans the raw input first and rewrites only
@@ -187,6 +200,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		s.index = nil // the identity: a caller that ranks its patterns saves it
 	}
 	d.classify(budget, opts.Escape, opts.End)
+	d.reserve = min(max(opts.ReserveBytes, 0), budget/2) / 4
 	g, _ := d.prog.newGen(sc, true, nil, 0, nil)
 	d.cur.Store(g)
 	d.held.Store(int64(g.bytes))

@@ -340,6 +340,65 @@ func TestCache_TableGrowth(t *testing.T) {
 	}
 }
 
+// TestCache_Reserve checks Options.ReserveBytes: each generation's table
+// starts at the reservation (a narrow one at most narrowMaxWords), states
+// are added in place while they fit (the table is never replaced), Bytes
+// counts the reservation from the start, the answers are those of a set
+// without one, and a reservation past half the budget is lowered to it.
+func TestCache_Reserve(t *testing.T) {
+	var ps []Pattern
+	for i := 0; i < 60; i++ {
+		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x" + string(rune('a'+(i*3)%20)), Priority: uint64(i)})
+	}
+	const reserve = 1 << 20
+	set := Compile(ps, Options{ReserveBytes: reserve})
+	plain := Compile(ps, Options{})
+	if got := set.Bytes(); got < plain.Bytes()+narrowMaxWords*4-4*int(set.d.cur.Load().stride)*initialRows {
+		t.Errorf("Bytes %d with a narrow table reserved, %d without: the reservation is not counted", got, plain.Bytes())
+	}
+	r := rand.New(rand.NewSource(5))
+	g := set.d.cur.Load()
+	tab := g.tab.Load()
+	if len(tab.w) != narrowMaxWords {
+		t.Fatalf("the first generation starts with %d words, want %d", len(tab.w), narrowMaxWords)
+	}
+	wide := false
+	for k := 0; k < 3000; k++ {
+		in := "/" + randInput(r, "abcdefghijklmnopqrstx", 14)
+		if got, want := set.Match(in), plain.Match(in); got != want {
+			t.Fatalf("Match(%q) = %d with a reservation, %d without", in, got, want)
+		}
+		g2 := set.d.cur.Load()
+		if g2 != g {
+			if g.narrow && !g2.narrow {
+				wide = true
+			}
+			g, tab = g2, g2.tab.Load()
+			want := reserve / 4
+			if g.narrow {
+				want = narrowMaxWords
+			}
+			if len(tab.w) != want {
+				t.Fatalf("a new generation (narrow %v) starts with %d words, want %d", g.narrow, len(tab.w), want)
+			}
+			continue
+		}
+		if g.tab.Load() != tab {
+			t.Fatalf("the table was replaced at %d states (%d rows reserved, narrow %v)", len(g.states), len(tab.w)/int(g.stride), g.narrow)
+		}
+	}
+	if !wide || len(g.states) < 1000 {
+		t.Fatalf("want a wide generation of over 1,000 states, built in place; narrow %v, %d states", g.narrow, len(g.states))
+	}
+	if held := set.Bytes(); held < reserve {
+		t.Errorf("a wide generation holds %d bytes, less than its reservation %d", held, reserve)
+	}
+	small := Compile(ps, Options{CacheBytes: 64 << 10, ReserveBytes: 1 << 20})
+	if got, want := small.d.reserve, 32<<10/4; got != want {
+		t.Errorf("ReserveBytes 1 MiB with a 64 KiB cache reserves %d words, want %d (half the cache)", got, want)
+	}
+}
+
 // TestMatch_WideItems checks a set whose patterns hold more than 65536
 // positions, whose states keep their items in two uint16s each.
 func TestMatch_WideItems(t *testing.T) {

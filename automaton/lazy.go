@@ -31,6 +31,7 @@ type prog struct {
 	endClass int // the class of the End bytes, -1 if none
 	nclass   uint32
 	budget   int // bytes of one generation
+	reserve  int // words of a generation's first table (Options.ReserveBytes)
 }
 
 // Item kinds.
@@ -290,7 +291,15 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 		g.xoff = (p.nclass + 1) / 2
 	}
 	g.stride = g.xoff + nExtra
-	g.tab.Store(&table{})
+	tab := &table{}
+	if p.reserve > 0 {
+		n := p.reserve
+		if narrow {
+			n = min(n, narrowMaxWords)
+		}
+		tab.w = make([]uint32, n)
+	}
+	g.tab.Store(tab)
 	g.pindex = make([]int32, 8)
 	g.index = make([]int32, 2*initialRows)
 	g.states = make([]stateInfo, 0, initialRows)

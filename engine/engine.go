@@ -58,6 +58,13 @@ type Options struct {
 	// builds; 0 means DefaultCacheBytes. When a cache is full it is cleared
 	// and deciding goes on: a small value costs time, never correctness.
 	CacheBytes int
+	// ReserveBytes, when positive, is the size each matcher's transition
+	// table starts at (automaton.Options.ReserveBytes): states are added in
+	// place instead of the table being copied as it grows. For a process
+	// that decides many URLs on one file, such as the robotstxt command;
+	// Bytes counts the reservation, so leave it 0 for files cached by the
+	// thousand.
+	ReserveBytes int
 }
 
 // Robots is a compiled robots.txt. It is immutable and safe for concurrent

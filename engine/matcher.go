@@ -127,7 +127,7 @@ func (r *Robots) build(tokens []string) *Matcher {
 	// its automaton stops at the '#' itself (and usually decides before
 	// it): nothing has to look for it first. The other semantics cut the
 	// path before normalising it, and stop at escapes instead.
-	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, End: "#"}
+	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, ReserveBytes: r.opts.ReserveBytes, End: "#"}
 	if m.sem != Google {
 		opts.Escape, opts.End = normalizingBytes, ""
 	}

@@ -68,6 +68,15 @@ const (
 	// does not pay for touching a megabyte it never needs.
 	inBufferSize = 64 << 10
 
+	// checkReserveBytes is where the matcher's transition table starts
+	// (engine.Options.ReserveBytes): a quarter of the automaton's cache.
+	// check decides every URL on one file, often many thousands of them;
+	// growing the table in place spares it copying the table, and mapping
+	// the copy's pages, each time it grows. On the 200,000 URLs of
+	// bench's BenchmarkCLI (a 0.8 MB table) that is 1,325 page faults
+	// down to 870. The pages never reached are never mapped.
+	checkReserveBytes = engine.DefaultCacheBytes / 4
+
 	// maxQuotedText caps how much of a bad line is echoed on stderr, and
 	// of a line too long on standard output.
 	maxQuotedText = 200
@@ -103,7 +112,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		in = f
 	}
-	r, ok := compileRobots("check", rf.robots, rf.sem.s, stdin, stderr)
+	r, ok := compileRobots("check", rf.robots, engine.Options{Semantics: rf.sem.s, ReserveBytes: checkReserveBytes}, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -47,7 +47,7 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(rest) > 0:
 		return fail(stderr, "dump: unexpected argument %s: dump takes no URL (see 'robotstxt help dump'; 'robotstxt explain' explains URLs)", quoteArg(rest[0]))
 	}
-	r, ok := compileRobots("dump", rf.robots, rf.sem.s, stdin, stderr)
+	r, ok := compileRobots("dump", rf.robots, engine.Options{Semantics: rf.sem.s}, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
 const explainUsage = `Usage: robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
@@ -43,7 +44,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(urls) == 0:
 		return fail(stderr, "explain: no URL given (see 'robotstxt help explain')")
 	}
-	r, ok := compileRobots("explain", rf.robots, rf.sem.s, stdin, stderr)
+	r, ok := compileRobots("explain", rf.robots, engine.Options{Semantics: rf.sem.s}, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}

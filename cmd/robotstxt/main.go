@@ -447,13 +447,13 @@ func displayName(path string) string {
 // compileRobots reads and compiles the robots.txt at path and prints the
 // warnings of fileWarnings; on an error it prints one line naming the file
 // and returns ok false.
-func compileRobots(cmd, path string, sem compile.Semantics, stdin io.Reader, stderr io.Writer) (*engine.Robots, bool) {
+func compileRobots(cmd, path string, opts engine.Options, stdin io.Reader, stderr io.Writer) (*engine.Robots, bool) {
 	body, err := readRobots(path, stdin)
 	if err != nil {
 		fail(stderr, "%s: cannot read robots.txt: %v", cmd, err)
 		return nil, false
 	}
-	r := engine.Compile(body, engine.Options{Semantics: sem})
+	r := engine.Compile(body, opts)
 	for _, w := range fileWarnings(displayName(path), body, r.File()) {
 		warn(stderr, "%s", w)
 	}
