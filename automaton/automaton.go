@@ -200,7 +200,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		s.index = nil // the identity: a caller that ranks its patterns saves it
 	}
 	d.classify(budget, opts.Escape, opts.End)
-	d.reserve = min(max(opts.ReserveBytes, 0), budget/2) / 4
+	d.reserve = int32(min(max(opts.ReserveBytes, 0), budget/2) / 4)
 	g, _ := d.prog.newGen(sc, true, nil, 0, nil)
 	d.cur.Store(g)
 	d.held.Store(int64(g.bytes))
@@ -299,7 +299,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 // classify computes the byte classes of the patterns laid out.
 func (d *dfa) classify(budget int, escape, end string) {
 	p := &d.prog
-	p.budget = budget
+	p.budget = int32(budget)
 	var used, isEnd [256]bool
 	for i := 0; i < len(end); i++ {
 		isEnd[end[i]] = true
@@ -331,7 +331,7 @@ func (d *dfa) classify(budget int, escape, end string) {
 	}
 	p.endClass = -1
 	if end != "" { // fits: at most 256-len(end) bytes have a class of their own
-		p.endClass = nclass
+		p.endClass = int16(nclass)
 		nclass++
 		for i := 0; i < len(end); i++ {
 			p.classes[end[i]] = uint8(p.endClass)
@@ -347,7 +347,7 @@ func (d *dfa) classify(budget int, escape, end string) {
 	case nclass < 256:
 		p.fast = new([256]uint8)
 		*p.fast = p.classes
-		p.escClass = nclass
+		p.escClass = int16(nclass)
 		nclass++
 		for i := 0; i < len(escape); i++ {
 			if !isEnd[escape[i]] {
@@ -717,9 +717,9 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 	}
 	for k, m := range members {
 		switch k {
-		case d.endClass:
+		case int(d.endClass):
 			fmt.Fprintf(b, "  class %d: %s (end)\n", k, byteSet(m))
-		case d.escClass:
+		case int(d.escClass):
 		default:
 			fmt.Fprintf(b, "  class %d: %s\n", k, byteSet(m))
 		}

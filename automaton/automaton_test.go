@@ -394,7 +394,7 @@ func TestCache_Reserve(t *testing.T) {
 		t.Errorf("a wide generation holds %d bytes, less than its reservation %d", held, reserve)
 	}
 	small := Compile(ps, Options{CacheBytes: 64 << 10, ReserveBytes: 1 << 20})
-	if got, want := small.d.reserve, 32<<10/4; got != want {
+	if got, want := int(small.d.reserve), 32<<10/4; got != want {
 		t.Errorf("ReserveBytes 1 MiB with a 64 KiB cache reserves %d words, want %d (half the cache)", got, want)
 	}
 }

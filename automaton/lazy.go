@@ -25,13 +25,15 @@ type prog struct {
 	// fast is classes with the Escape bytes mapped to the escape class,
 	// whose cells hold escapeState; hasFast is false when there are Escape
 	// bytes but no class index was left for them.
+	// The small fields are sized and ordered to pack: a crawler keeps
+	// automata by the thousand.
 	fast     *[256]uint8 // &classes when there are no Escape bytes
 	hasFast  bool
-	escClass int // -1 if none
-	endClass int // the class of the End bytes, -1 if none
+	escClass int16 // -1 if none
+	endClass int16 // the class of the End bytes, -1 if none
 	nclass   uint32
-	budget   int // bytes of one generation
-	reserve  int // words of a generation's first table (Options.ReserveBytes)
+	budget   int32 // bytes of one generation (at most MaxCacheBytes)
+	reserve  int32 // words of a generation's first table (Options.ReserveBytes)
 }
 
 // Item kinds.
@@ -293,7 +295,7 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	g.stride = g.xoff + nExtra
 	tab := &table{}
 	if p.reserve > 0 {
-		n := p.reserve
+		n := int(p.reserve)
 		if narrow {
 			n = min(n, narrowMaxWords)
 		}
@@ -707,7 +709,7 @@ func (g *gen) fits(p *prog, n, m int) int {
 		need += 4 * max(words, initialRows*int(g.stride)) // the table grows (at most doubles)
 	}
 	switch {
-	case g.bytes+need > p.budget:
+	case g.bytes+need > int(p.budget):
 		return fitsFull
 	case g.narrow && rows > narrowMaxWords:
 		return fitsNarrow
