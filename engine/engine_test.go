@@ -256,8 +256,11 @@ func TestConcurrentLazyStates(t *testing.T) {
 			for i, u := range urls {
 				want[i] = fuzz.Decide(body, []string{"Googlebot"}, u, sem)
 			}
-			for _, cache := range []int{0, 2 << 10} {
-				m := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: cache}).Matcher("Googlebot")
+			// The default cache; a tiny one that clears; a reservation
+			// (states added in place); a reservation in a tiny cache, which
+			// the table soon outgrows.
+			for _, o := range []struct{ cache, reserve int }{{0, 0}, {2 << 10, 0}, {0, 1 << 20}, {2 << 10, 1 << 10}} {
+				m := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: o.cache, ReserveBytes: o.reserve}).Matcher("Googlebot")
 				var wg sync.WaitGroup
 				for g := 0; g < goroutines; g++ {
 					wg.Add(1)
@@ -271,8 +274,8 @@ func TestConcurrentLazyStates(t *testing.T) {
 							got := m.Decide(urls[i])
 							if got.Allowed != want[i].Allowed || got.Rule.Line != want[i].Line {
 								if bad++; bad <= 3 {
-									t.Errorf("file %d %s cache %d goroutine %d: Decide(%q) = allowed %v line %d, reference allowed %v line %d",
-										f, sem, cache, g, urls[i], got.Allowed, got.Rule.Line, want[i].Allowed, want[i].Line)
+									t.Errorf("file %d %s cache %d reserve %d goroutine %d: Decide(%q) = allowed %v line %d, reference allowed %v line %d",
+										f, sem, o.cache, o.reserve, g, urls[i], got.Allowed, got.Rule.Line, want[i].Allowed, want[i].Line)
 								}
 							}
 						}
