@@ -24,9 +24,9 @@ type prog struct {
 	classes [256]uint8
 	// fast is classes with the Escape bytes mapped to the escape class,
 	// whose cells hold escapeState; hasFast is false when there are Escape
-	// bytes but no class index was left for them.
-	// The small fields are sized and ordered to pack: a crawler keeps
-	// automata by the thousand.
+	// bytes but no class index was left for them. The fields from hasFast
+	// on are sized and ordered to pack: a crawler keeps automata by the
+	// thousand.
 	fast     *[256]uint8 // &classes when there are no Escape bytes
 	hasFast  bool
 	escClass int16 // -1 if none

@@ -74,7 +74,7 @@ const (
 	// growing the table in place spares it copying the table, and mapping
 	// the copy's pages, each time it grows. On the 200,000 URLs of
 	// bench's BenchmarkCLI (a 0.8 MB table) that is 1,325 page faults
-	// down to 870. The pages never reached are never mapped.
+	// down to 881. The pages never reached are never mapped.
 	checkReserveBytes = engine.DefaultCacheBytes / 4
 
 	// maxQuotedText caps how much of a bad line is echoed on stderr, and
