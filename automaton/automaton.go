@@ -109,17 +109,21 @@ type Options struct {
 	// state.
 	CacheBytes int
 	// ReserveBytes, when positive, is the size the transition table of
-	// every cache generation starts at: up to half of CacheBytes, and a
-	// narrow table (see table) stays at most its 128 KiB. States are then
-	// added in place until the table is full, where without it the table
-	// grows as states are built, each time into new memory, copied. That
-	// suits a process that decides many inputs on one automaton (the
-	// command line): the operating system maps the pages of a fresh
-	// allocation only when they are first written, so what is reserved
-	// and never reached costs it nothing, and growing costs no copy and no
-	// second mapping of the same rows. Bytes counts the reservation from
-	// the start, and the garbage collector does too: leave it 0 for
-	// automata kept by the thousand.
+	// every cache generation starts at: at most a quarter of CacheBytes,
+	// and a narrow table (see table), which every automaton starts with,
+	// at most its 128 KiB, so the full reservation applies from the first
+	// wide generation on. States are then added in place, and the table is
+	// copied only once they outgrow it, where without a reservation it is
+	// copied into new memory each time it grows. That suits a process that
+	// decides many inputs on one automaton (the command line): the
+	// operating system maps the pages of a fresh allocation only when they
+	// are first written, so a fresh process pays only for the rows it
+	// reaches, once. (Memory the Go runtime reuses is zeroed first, which
+	// touches all of it.) The reservation is held from the start and comes
+	// out of CacheBytes: Bytes counts it, the garbage collector counts it,
+	// and a generation holds that much less room for states, so a cache
+	// that fills clears sooner. Leave it 0 for automata kept by the
+	// thousand.
 	ReserveBytes int
 	// Escape lists bytes at which MatchPrefix stops and reports that it could
 	// not decide: a caller that must rewrite some bytes of its input (for
@@ -200,7 +204,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		s.index = nil // the identity: a caller that ranks its patterns saves it
 	}
 	d.classify(budget, opts.Escape, opts.End)
-	d.reserve = int32(min(max(opts.ReserveBytes, 0), budget/2) / 4)
+	d.reserve = int32(min(max(opts.ReserveBytes, 0), budget/4) / 4)
 	g, _ := d.prog.newGen(sc, true, nil, 0, nil)
 	d.cur.Store(g)
 	d.held.Store(int64(g.bytes))

@@ -344,7 +344,9 @@ func TestCache_TableGrowth(t *testing.T) {
 // starts at the reservation (a narrow one at most narrowMaxWords), states
 // are added in place while they fit (the table is never replaced), Bytes
 // counts the reservation from the start, the answers are those of a set
-// without one, and a reservation past half the budget is lowered to it.
+// without one, a reservation past a quarter of the budget is lowered to it,
+// a negative one is none, and a table that outgrows a small reservation
+// grows as without one.
 func TestCache_Reserve(t *testing.T) {
 	var ps []Pattern
 	for i := 0; i < 60; i++ {
@@ -394,8 +396,31 @@ func TestCache_Reserve(t *testing.T) {
 		t.Errorf("a wide generation holds %d bytes, less than its reservation %d", held, reserve)
 	}
 	small := Compile(ps, Options{CacheBytes: 64 << 10, ReserveBytes: 1 << 20})
-	if got, want := int(small.d.reserve), 32<<10/4; got != want {
-		t.Errorf("ReserveBytes 1 MiB with a 64 KiB cache reserves %d words, want %d (half the cache)", got, want)
+	if got, want := int(small.d.reserve), 16<<10/4; got != want {
+		t.Errorf("ReserveBytes 1 MiB with a 64 KiB cache reserves %d words, want %d (a quarter of the cache)", got, want)
+	}
+	for _, bad := range []int{-1, -1 << 40} {
+		if got := Compile(ps, Options{ReserveBytes: bad}).d.reserve; got != 0 {
+			t.Errorf("ReserveBytes %d reserves %d words, want 0", bad, got)
+		}
+	}
+	// A reservation of a few rows: the table outgrows it and is copied as
+	// without one, within one generation, and the answers stay right.
+	tiny := Compile(ps, Options{ReserveBytes: 512})
+	g = tiny.d.cur.Load()
+	tab = g.tab.Load()
+	grew := false
+	for k := 0; k < 300 && !grew; k++ {
+		in := "/" + randInput(r, "abcdefghijklmnopqrstx", 14)
+		checkAgainstBrute(t, ps, tiny, in)
+		if g2 := tiny.d.cur.Load(); g2 != g {
+			g, tab = g2, g2.tab.Load()
+			continue
+		}
+		grew = g.tab.Load() != tab
+	}
+	if !grew || len(g.tab.Load().w) <= 512/4 {
+		t.Fatalf("a 512-byte reservation was never outgrown in one generation (%d words now)", len(g.tab.Load().w))
 	}
 }
 

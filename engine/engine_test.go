@@ -257,9 +257,9 @@ func TestConcurrentLazyStates(t *testing.T) {
 				want[i] = fuzz.Decide(body, []string{"Googlebot"}, u, sem)
 			}
 			// The default cache; a tiny one that clears; a reservation
-			// (states added in place); a reservation in a tiny cache, which
-			// the table soon outgrows.
-			for _, o := range []struct{ cache, reserve int }{{0, 0}, {2 << 10, 0}, {0, 1 << 20}, {2 << 10, 1 << 10}} {
+			// (states added in place); a reservation of a few rows, which
+			// the table outgrows and is copied from while others read.
+			for _, o := range []struct{ cache, reserve int }{{0, 0}, {2 << 10, 0}, {0, 1 << 20}, {64 << 10, 256}} {
 				m := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: o.cache, ReserveBytes: o.reserve}).Matcher("Googlebot")
 				var wg sync.WaitGroup
 				for g := 0; g < goroutines; g++ {

@@ -69,12 +69,14 @@ const (
 	inBufferSize = 64 << 10
 
 	// checkReserveBytes is where the matcher's transition table starts
-	// (engine.Options.ReserveBytes): a quarter of the automaton's cache.
-	// check decides every URL on one file, often many thousands of them;
-	// growing the table in place spares it copying the table, and mapping
-	// the copy's pages, each time it grows. On the 200,000 URLs of
-	// bench's BenchmarkCLI (a 0.8 MB table) that is 1,325 page faults
-	// down to 881. The pages never reached are never mapped.
+	// once it is wide (engine.Options.ReserveBytes; the first, narrow
+	// table is at most 128 KiB): a quarter of the automaton's cache, the
+	// most a reservation may take. check decides every URL on one file,
+	// often many thousands of them; adding rows in place spares it copying
+	// the table, and mapping the copy's pages, each time it grows. On the
+	// 200,000 URLs of bench's BenchmarkCLI (a 0.8 MB table) that is 1,325
+	// page faults down to 881. In a fresh process the pages no row reaches
+	// are never mapped.
 	checkReserveBytes = engine.DefaultCacheBytes / 4
 
 	// maxQuotedText caps how much of a bad line is echoed on stderr, and

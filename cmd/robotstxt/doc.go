@@ -140,9 +140,10 @@
 // GOGC=400 and a soft GOMEMLIMIT of 48 MiB: it keeps what it builds to the
 // end and allocates nothing per URL, so collecting often would only cost
 // time, and the limit bounds what a hostile robots.txt can make it hold.
-// check starts its matcher's transition table at 2 MiB
-// (engine.Options.ReserveBytes), so that the table is not copied as the
-// URLs build states; the part no URL reaches is never mapped in.
+// check reserves 2 MiB for its matcher's transition table once the table
+// outgrows its first 128 KiB (engine.Options.ReserveBytes), so that the
+// table is not copied each time the URLs' states outgrow it; the part no
+// URL reaches is never mapped in.
 //
 // When standard output is closed early (robotstxt check ... | head -1) the
 // command stops quietly: the operating system ends it with SIGPIPE (status
