@@ -203,7 +203,8 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	if s.n = len(s.index); order == nil && s.n == len(patterns) {
 		s.index = nil // the identity: a caller that ranks its patterns saves it
 	}
-	d.classify(budget, opts.Escape, opts.End)
+	d.classify(opts.Escape, opts.End)
+	d.budget = int32(budget)
 	d.reserve = int32(min(max(opts.ReserveBytes, 0), budget/4) / 4)
 	g, _ := d.prog.newGen(sc, true, nil, 0, nil)
 	d.cur.Store(g)
@@ -301,9 +302,8 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 }
 
 // classify computes the byte classes of the patterns laid out.
-func (d *dfa) classify(budget int, escape, end string) {
+func (d *dfa) classify(escape, end string) {
 	p := &d.prog
-	p.budget = int32(budget)
 	var used, isEnd [256]bool
 	for i := 0; i < len(end); i++ {
 		isEnd[end[i]] = true

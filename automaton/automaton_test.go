@@ -293,15 +293,23 @@ func TestCache_NarrowGoesWide(t *testing.T) {
 	}
 }
 
+// growthPatterns are 60 patterns of two stars each over 20 letters, whose
+// random inputs build thousands of states: enough to outgrow a narrow table
+// and bigTableWords.
+func growthPatterns() []Pattern {
+	var ps []Pattern
+	for i := 0; i < 60; i++ {
+		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x" + string(rune('a'+(i*3)%20)), Priority: uint64(i)})
+	}
+	return ps
+}
+
 // TestCache_TableGrowth follows the tables of a set whose states outgrow a
 // narrow table and then bigTableWords: a table doubles up to 32 rows,
 // grows by half up to bigTableWords, and doubles from there (a narrow one
 // stops at narrowMaxWords).
 func TestCache_TableGrowth(t *testing.T) {
-	var ps []Pattern
-	for i := 0; i < 60; i++ {
-		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x" + string(rune('a'+(i*3)%20)), Priority: uint64(i)})
-	}
+	ps := growthPatterns()
 	set := Compile(ps, Options{})
 	r := rand.New(rand.NewSource(5))
 	g, words := set.d.cur.Load(), len(set.d.cur.Load().tab.Load().w)
@@ -348,10 +356,7 @@ func TestCache_TableGrowth(t *testing.T) {
 // a negative one is none, and a table that outgrows a small reservation
 // grows as without one.
 func TestCache_Reserve(t *testing.T) {
-	var ps []Pattern
-	for i := 0; i < 60; i++ {
-		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x" + string(rune('a'+(i*3)%20)), Priority: uint64(i)})
-	}
+	ps := growthPatterns()
 	const reserve = 1 << 20
 	set := Compile(ps, Options{ReserveBytes: reserve})
 	plain := Compile(ps, Options{})
