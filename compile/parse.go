@@ -826,11 +826,12 @@ func (b *builder) Diagnostic(d Diagnostic) {
 
 // AgentName returns the product token a user-agent value names
 // (docs/SEMANTICS.md section 2.2): "*" for "*" alone or followed by white
-// space, else the leading run of [A-Za-z_-] ("Googlebot/2.1" names
-// "Googlebot"), possibly "". The result is a substring of value.
+// space (a space, tab, vertical tab or form feed), else the leading run of
+// [A-Za-z_-] ("Googlebot/2.1" names "Googlebot"), possibly "". The result
+// is a substring of value.
 func AgentName(value string) string {
 	if value != "" && value[0] == '*' {
-		if len(value) == 1 || isSpace(value[1]) {
+		if len(value) == 1 || isStarSpace(value[1]) {
 			return "*"
 		}
 		return ""
@@ -841,6 +842,13 @@ func AgentName(value string) string {
 	}
 	return value[:n]
 }
+
+// isStarSpace reports whether c, just after a user-agent value's '*',
+// leaves it the global "*": white space as C's isspace has it, which is
+// what Google's library tests there, less the line ends, which no value
+// holds. A vertical tab or form feed counts, though nowhere else in a line
+// does (section 1 trims spaces and tabs only).
+func isStarSpace(c byte) bool { return isSpace(c) || c == '\v' || c == '\f' }
 
 func isTokenByte(c byte) bool {
 	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'

@@ -535,6 +535,10 @@ func TestRFC9309_AgentName(t *testing.T) {
 		{"*", "*"},
 		{"* foo", "*"},
 		{"*\tfoo", "*"},
+		{"*\vfoo", "*"},
+		{"*\f", "*"},
+		{"*\x85", ""},
+		{"*\x00", ""},
 		{"*foo", ""},
 		{"*/1.0", ""},
 		{"", ""},
@@ -544,6 +548,27 @@ func TestRFC9309_AgentName(t *testing.T) {
 		if got := AgentName(tc.value); got != tc.want {
 			t.Errorf("AgentName(%q) = %q, want %q", tc.value, got, tc.want)
 		}
+	}
+}
+
+// Google's robots.cc (HandleUserAgent) takes a value of '*' followed by any
+// byte C's isspace accepts as the global agent: "User-agent: *\vx" is the
+// global group there, so it is here, in every semantics (docs/SEMANTICS.md
+// section 2.2). Only the byte after the '*' is read so: the value itself is
+// still trimmed of spaces and tabs alone (section 1).
+func TestGoogle_StarFollowedByIsspace(t *testing.T) {
+	for _, c := range []string{" ", "\t", "\v", "\f"} {
+		for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+			body := "User-agent: *" + c + "x\nDisallow: /x\n"
+			f := Parse([]byte(body), Options{Semantics: sem})
+			if len(f.Groups) != 1 || !f.Groups[0].IsGlobal() {
+				t.Errorf("%v: %q: want one global group, got %+v", sem, body, f.Groups)
+			}
+		}
+	}
+	f := Parse([]byte("User-agent: *\x1cx\nDisallow: /x\n"), Options{Semantics: Google})
+	if len(f.Groups) != 1 || f.Groups[0].IsGlobal() {
+		t.Errorf("'*' then 0x1C (not isspace): want one group, not global, got %+v", f.Groups)
 	}
 }
 

@@ -142,11 +142,12 @@ func selectRules(f *compile.File, agents []string) []compile.Rule {
 }
 
 // agentName returns the name a user-agent line's value gives (section
-// 2.2): "*" for a '*' alone or followed by a space or tab, otherwise the
-// leading run of letters, '-' and '_' (possibly "", which names no crawler).
+// 2.2): "*" for a '*' alone or followed by a space, tab, vertical tab or
+// form feed, otherwise the leading run of letters, '-' and '_' (possibly
+// "", which names no crawler).
 func agentName(value string) string {
 	if strings.HasPrefix(value, "*") {
-		if value == "*" || value[1] == ' ' || value[1] == '\t' {
+		if value == "*" || strings.IndexByte(" \t\v\f", value[1]) >= 0 {
 			return "*"
 		}
 		return ""
