@@ -295,11 +295,7 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	g.stride = g.xoff + nExtra
 	tab := &table{}
 	if p.reserve > 0 {
-		n := int(p.reserve)
-		if narrow {
-			n = min(n, narrowMaxWords)
-		}
-		tab.w = make([]uint32, n)
+		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
 	}
 	g.tab.Store(tab)
 	g.pindex = make([]int32, 8)
@@ -517,6 +513,15 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 // faults but cost the corpus 37 B a file.
 const bigTableWords = 128 << 10 / 4
 
+// tableWords returns the size, in words, of a table of g that wants n: n,
+// but at most narrowMaxWords when g is narrow.
+func (g *gen) tableWords(n int) int {
+	if g.narrow {
+		return min(n, narrowMaxWords)
+	}
+	return n
+}
+
 // initialRows is the rows of a generation's first table: the start state
 // and the first few states the first input builds.
 const initialRows = 8
@@ -540,11 +545,8 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 		if len(tab.w) >= 32*int(g.stride) && len(tab.w) < bigTableWords {
 			grown = len(tab.w) + len(tab.w)/2
 		}
-		n := max(need, grown, initialRows*int(g.stride))
-		if g.narrow {
-			n = min(n, narrowMaxWords) // fits checked need against it
-		}
-		w := make([]uint32, n)
+		// fits checked need against a narrow table's limit.
+		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
 		copy(w, tab.w)
 		tab = &table{w: w}
 		defer g.tab.Store(tab) // after the row is written

@@ -69,14 +69,11 @@ const (
 	inBufferSize = 64 << 10
 
 	// checkReserveBytes is where the matcher's transition table starts
-	// once it is wide (engine.Options.ReserveBytes; the first, narrow
-	// table is at most 128 KiB): a quarter of the automaton's cache, the
-	// most a reservation may take. check decides every URL on one file,
-	// often many thousands of them; adding rows in place spares it copying
-	// the table, and mapping the copy's pages, each time it grows. On the
-	// 200,000 URLs of bench's BenchmarkCLI (a 0.8 MB table) that is 1,325
-	// page faults down to 881. In a fresh process the pages no row reaches
-	// are never mapped.
+	// once it is wide (engine.Options.ReserveBytes): a quarter of the
+	// automaton's cache, the most a reservation may take. check decides
+	// every URL on one file, often thousands; adding rows in place spares
+	// it copying the table, and mapping the copy's pages, each time it
+	// grows. LIMITS.md gives the measurement.
 	checkReserveBytes = engine.DefaultCacheBytes / 4
 
 	// maxQuotedText caps how much of a bad line is echoed on stderr, and
