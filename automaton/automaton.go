@@ -115,11 +115,12 @@ type Options struct {
 	// wide generation on. States are then added in place, and the table is
 	// copied only once they outgrow it, where without a reservation it is
 	// copied into new memory each time it grows. That suits a process that
-	// decides many inputs on one automaton (the command line): the
-	// operating system maps the pages of a fresh allocation only when they
-	// are first written, so a fresh process pays only for the rows it
-	// reaches, once. (Memory the Go runtime reuses is zeroed first, which
-	// touches all of it.) The reservation is held from the start and comes
+	// decides many inputs on one automaton (the command line). On Linux
+	// the pages of a reserved table, and of a table that grows past it, are
+	// mapped at once in one system call (madvise MADV_POPULATE_WRITE),
+	// where each would otherwise cost a page fault when first written:
+	// 11 µs a fault on this project's VM, against under half a microsecond
+	// a page mapped in bulk. The reservation is held from the start and comes
 	// out of CacheBytes: Bytes counts it, the garbage collector counts it,
 	// and a generation holds that much less room for states, so a cache
 	// that fills clears sooner. Leave it 0 for automata kept by the

@@ -296,6 +296,7 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	tab := &table{}
 	if p.reserve > 0 {
 		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
+		prefault(tab.w)
 	}
 	g.tab.Store(tab)
 	g.pindex = make([]int32, 8)
@@ -547,6 +548,9 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 		}
 		// fits checked need against a narrow table's limit.
 		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
+		if p.reserve > 0 {
+			prefault(w) // a process deciding many inputs: see newGen
+		}
 		copy(w, tab.w)
 		tab = &table{w: w}
 		defer g.tab.Store(tab) // after the row is written

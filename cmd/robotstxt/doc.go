@@ -142,8 +142,8 @@
 // time, and the limit bounds what a hostile robots.txt can make it hold.
 // check reserves 2 MiB for its matcher's transition table once the table
 // outgrows its first 128 KiB (engine.Options.ReserveBytes), so that the
-// table is not copied each time the URLs' states outgrow it; the part no
-// URL reaches is never mapped in.
+// table is not copied each time the URLs' states outgrow it; on Linux its
+// pages are mapped in one system call, not a page fault each.
 //
 // When standard output is closed early (robotstxt check ... | head -1) the
 // command stops quietly: the operating system ends it with SIGPIPE (status

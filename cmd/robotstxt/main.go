@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -409,6 +410,7 @@ const stdinName = "standard input"
 // costs bounded memory and the engine still sees that it was truncated.
 func readRobots(path string, stdin io.Reader) ([]byte, error) {
 	var r io.Reader
+	size := 0 // the file's size when known: read it in one piece, as os.ReadFile does
 	if path == "-" {
 		r = stdin
 	} else {
@@ -424,9 +426,15 @@ func readRobots(path string, stdin io.Reader) ([]byte, error) {
 		if st.IsDir() {
 			return nil, fmt.Errorf("%s: is a directory (want a robots.txt file)", path)
 		}
+		if st.Mode().IsRegular() {
+			size = int(min(st.Size(), compile.DefaultMaxFileSize))
+		}
 		r = f
 	}
-	body, err := io.ReadAll(io.LimitReader(r, compile.DefaultMaxFileSize+1))
+	var buf bytes.Buffer
+	buf.Grow(size + bytes.MinRead) // room to see the end without growing
+	_, err := buf.ReadFrom(io.LimitReader(r, compile.DefaultMaxFileSize+1))
+	body := buf.Bytes()
 	if err != nil {
 		if path == "-" {
 			return nil, fmt.Errorf("%s: %w", stdinName, err)
