@@ -487,6 +487,10 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 		}
 	}
 	k := int32(len(g.states))
+	if p.reserve > 0 { // a process deciding many inputs: see newGen
+		g.states = room(g.states, 1)
+		g.arena = room(g.arena, 2*len(out))
+	}
 	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), hash: uint32(h)})
 	for _, it := range out {
 		if g.wideItems {
@@ -496,7 +500,7 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	}
 	g.index[i] = k + 1
 	if 2*len(g.states) > len(g.index) {
-		g.index = rehash(g.index, len(g.states), func(k int) uint64 { return uint64(g.states[k].hash) })
+		g.index = rehash(g.index, len(g.states), p.reserve > 0, func(k int) uint64 { return uint64(g.states[k].hash) })
 	}
 	g.addRow(p, k, q, out, stars, acc)
 	g.account()
@@ -626,10 +630,28 @@ func (g *gen) value(k int32) uint32 {
 	return v
 }
 
+// room returns s with room for n more elements, for a generation of an
+// automaton with a reservation: s itself when it has the room, else s
+// copied into a slice of twice the capacity whose pages are mapped first
+// (prefault), where append would let them fault one at a time as they are
+// written.
+func room[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	t := make([]T, len(s), max(2*cap(s), len(s)+n))
+	prefault(t[:cap(t)])
+	copy(t, s)
+	return t
+}
+
 // rehash returns index doubled, with the hashes of the n entries placed
-// again.
-func rehash(index []int32, n int, hash func(int) uint64) []int32 {
+// again; its pages mapped first when pf (see room).
+func rehash(index []int32, n int, pf bool, hash func(int) uint64) []int32 {
 	index = make([]int32, 2*len(index))
+	if pf {
+		prefault(index)
+	}
 	mask := uint64(len(index) - 1)
 	for k := 0; k < n; k++ {
 		i := hash(k) & mask
@@ -669,7 +691,7 @@ func (g *gen) internStars(p *prog, stars []int32) int32 {
 	g.phash = append(g.phash, h)
 	g.pindex[i] = id + 1
 	if 2*len(g.psets) > len(g.pindex) {
-		g.pindex = rehash(g.pindex, len(g.phash), func(k int) uint64 { return g.phash[k] })
+		g.pindex = rehash(g.pindex, len(g.phash), false, func(k int) uint64 { return g.phash[k] })
 	}
 	g.psetBytes += starSetOverhead + 4*cap(ps.stars) + cap(ps.classes)
 	for _, a := range ps.adv {

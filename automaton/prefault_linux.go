@@ -12,7 +12,7 @@ import (
 // range now, writable, as if each had been written.
 const madvPopulateWrite = 23
 
-// prefault asks the kernel to map the whole pages of w now, in one system
+// prefault asks the kernel to map the whole pages of s now, in one system
 // call, rather than one page fault each as rows are first written. For a
 // reserved table (Options.ReserveBytes) that is most of what the pages
 // cost: on this project's VM a page fault takes 11 µs and mapping a page
@@ -21,17 +21,17 @@ const madvPopulateWrite = 23
 // page already mapped is left as it is. An older kernel refuses the advice
 // (EINVAL): the pages are then faulted in as before, and nothing else
 // changes.
-func prefault(w []uint32) {
-	if len(w) == 0 {
+func prefault[T any](s []T) {
+	if len(s) == 0 {
 		return
 	}
+	n := uintptr(len(s)) * unsafe.Sizeof(s[0])
 	page := uintptr(os.Getpagesize())
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(w)))
-	end := start + 4*uintptr(len(w))
-	from, to := (start+page-1)&^(page-1), end&^(page-1) // the whole pages inside w
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	from, to := (start+page-1)&^(page-1), (start+n)&^(page-1) // the whole pages inside s
 	if from >= to {
 		return
 	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 4*len(w))
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), n)
 	_ = syscall.Madvise(b[from-start:to-start], madvPopulateWrite)
 }

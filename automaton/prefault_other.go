@@ -3,4 +3,4 @@
 package automaton
 
 // prefault does nothing here: see prefault_linux.go.
-func prefault(w []uint32) {}
+func prefault[T any](s []T) {}
