@@ -59,10 +59,10 @@ type Options struct {
 	// and deciding goes on: a small value costs time, never correctness.
 	CacheBytes int
 	// ReserveBytes, when positive, is the size each matcher's transition
-	// table starts at once its states outgrow the first, narrow table (at
-	// most 128 KiB), up to a quarter of CacheBytes (see
-	// automaton.Options.ReserveBytes): states are added in place, and the
-	// table is copied only when they outgrow the reservation. For a process
+	// table starts at, up to a quarter of CacheBytes, and the table is a
+	// wide one from the start instead of a narrow one of at most 128 KiB
+	// (see automaton.Options.ReserveBytes): states are added in place, and
+	// the table is copied only when they outgrow the reservation. For a process
 	// that decides many URLs on one file, such as the robotstxt command.
 	// The reservation comes out of CacheBytes and Bytes counts it, so leave
 	// it 0 for files cached by the thousand.

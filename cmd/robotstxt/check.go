@@ -68,9 +68,9 @@ const (
 	// does not pay for touching a megabyte it never needs.
 	inBufferSize = 64 << 10
 
-	// checkReserveBytes is where the matcher's transition table starts
-	// once it is wide (engine.Options.ReserveBytes): a quarter of the
-	// automaton's cache, the most a reservation may take. check decides
+	// checkReserveBytes is where the matcher's transition table starts,
+	// wide from the first state (engine.Options.ReserveBytes): a quarter
+	// of the automaton's cache, the most a reservation may take. check decides
 	// every URL on one file, often thousands; adding rows in place spares
 	// it copying the table, and mapping the copy's pages, each time it
 	// grows. LIMITS.md gives the measurement.

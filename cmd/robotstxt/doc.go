@@ -140,9 +140,10 @@
 // GOGC=400 and a soft GOMEMLIMIT of 48 MiB: it keeps what it builds to the
 // end and allocates nothing per URL, so collecting often would only cost
 // time, and the limit bounds what a hostile robots.txt can make it hold.
-// check reserves 2 MiB for its matcher's transition table once the table
-// outgrows its first 128 KiB (engine.Options.ReserveBytes), so that the
-// table is not copied each time the URLs' states outgrow it; on Linux its
+// check reserves 2 MiB for its matcher's transition table from the start
+// (engine.Options.ReserveBytes), so that the table is not copied each time
+// the URLs' states outgrow it, nor its first states built again in a wider
+// table once they outgrow a narrow one of 128 KiB; on Linux its
 // pages are mapped in one system call, not a page fault each.
 //
 // When standard output is closed early (robotstxt check ... | head -1) the
