@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Hostile use of the command: robots files that are empty, binary, huge or
 // endless; unreadable ones not covered by TestErrors; flags and names that

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The behaviours of issue 15 ("Tried as a new user would"), as a user sees
 // them: each test runs the built command (built once, by binary) and, with
@@ -45,23 +45,37 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// goTool returns the path of the go command; it skips t when there is
+// none.
+func goTool(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
+	if err != nil {
+		if p, err = exec.LookPath("go"); err != nil {
+			t.Skip("no go tool to build the command")
+		}
+	}
+	return p
+}
+
 // binary returns the path of the command, built on first use; it skips t
 // when there is no go tool.
 func binary(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "go"))
-	if err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			t.Skip("no go tool to build the command")
-		}
-	}
+	gotool := goTool(t)
 	built.once.Do(func() {
 		if built.dir, built.err = os.MkdirTemp("", "robotstxt-test-"); built.err != nil {
 			return
 		}
+		// Both programs, side by side as go install puts them: robotstxt
+		// runs robotstxt-fetch for fetch.
 		built.path = filepath.Join(built.dir, "robotstxt")
-		if out, err := exec.Command(goTool, "build", "-o", built.path, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		for _, pkg := range []string{"robotstxt", "robotstxt-fetch"} {
+			out, err := exec.Command(gotool, "build", "-o", filepath.Join(built.dir, pkg), "../../cmd/"+pkg).CombinedOutput()
+			if err != nil {
+				built.err = fmt.Errorf("go build: %v\n%s", err, out)
+				return
+			}
 		}
 	})
 	if built.err != nil {
@@ -712,7 +726,7 @@ func TestREADME_CommandLineUsage(t *testing.T) {
 	if got := usageLines(block, ""); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("README.md usage:\n%s\nwant (robotstxt help):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	doc, err := os.ReadFile("doc.go")
+	doc, err := os.ReadFile("../../cmd/robotstxt/doc.go")
 	if err != nil {
 		t.Fatal(err)
 	}

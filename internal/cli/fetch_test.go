@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -179,5 +182,70 @@ func TestFetchCLI_Usage(t *testing.T) {
 	status, out, _ := runFetchCLI(t, "--help")
 	if status != exitOK || !strings.HasPrefix(out, "Usage: robotstxt fetch") {
 		t.Errorf("--help: status %d, output %q", status, out)
+	}
+}
+
+// TestFetch_SeparateProgram checks the split of fetch into robotstxt-fetch:
+// robotstxt links neither net/http nor crypto/tls (the start-up they cost
+// is what the split is for); robotstxt-fetch takes fetch's arguments and
+// prints what robotstxt fetch prints (robotstxt runs it); a robotstxt
+// without robotstxt-fetch beside it or on PATH says how to install it, with
+// exit status 2; and in-process, a program without a Fetcher says so
+// rather than replacing the process.
+func TestFetch_SeparateProgram(t *testing.T) {
+	saved := fetcher
+	SetFetcher(nil)
+	status, out, errs := cli(t, "", "fetch", "https://example.com/")
+	SetFetcher(saved)
+	if status != exitUsage || out != "" || !strings.Contains(errs, "no HTTP access method") {
+		t.Errorf("fetch without a Fetcher, in-process: status %d, stdout %q, stderr %q", status, out, errs)
+	}
+	if testing.Short() {
+		t.Skip("builds the programs")
+	}
+	bin := binary(t)
+	deps, err := exec.Command(goTool(t), "list", "-deps", "../../cmd/robotstxt").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(deps)) {
+		if pkg == "net" || pkg == "net/http" || pkg == "crypto/tls" {
+			t.Errorf("robotstxt links %s", pkg)
+		}
+	}
+
+	s, _ := fetchSite(t)
+	args := []string{s.URL + "/", "--agent", "ExampleBot", "/private/a", "/b"}
+	run := func(name string, args ...string) (int, string, string) {
+		cmd := exec.Command(name, args...)
+		cmd.Env = append(os.Environ(), "PATH=")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), timestamps.ReplaceAllString(out.String(), "$1\tT"), errb.String()
+	}
+	st1, out1, err1 := run(bin, append([]string{"fetch"}, args...)...)
+	st2, out2, err2 := run(filepath.Join(filepath.Dir(bin), "robotstxt-fetch"), args...)
+	if st1 != exitOK || err1 != "" || !strings.Contains(out1, "disallowed\t/private/a\nallowed\t/b\n") {
+		t.Errorf("robotstxt fetch: status %d, stderr %q, output:\n%s", st1, err1, out1)
+	}
+	if st2 != st1 || out2 != out1 || err2 != err1 {
+		t.Errorf("robotstxt-fetch: status %d, stderr %q, output:\n%s\nwant those of robotstxt fetch", st2, err2, out2)
+	}
+
+	alone := filepath.Join(t.TempDir(), "robotstxt")
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st, out, errs := run(alone, append([]string{"fetch"}, args...)...)
+	if st != exitUsage || out != "" || errs != "robotstxt: "+fetchMissing+"\n" {
+		t.Errorf("robotstxt without robotstxt-fetch: status %d, stdout %q, stderr %q", st, out, errs)
 	}
 }
