@@ -388,7 +388,7 @@ func TestCache_Reserve(t *testing.T) {
 			if len(g.states) <= rows {
 				t.Fatalf("the table was replaced at %d states (%d rows reserved, narrow %v)", len(g.states), rows, g.narrow)
 			}
-			break // the states outgrew the reservation: the table grows as without one
+			tab = g.tab.Load() // the states outgrew the table: it grows as without a reservation
 		}
 	}
 	if len(g.states) < 1000 {

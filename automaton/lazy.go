@@ -216,6 +216,9 @@ type gen struct {
 	wideItems    bool // items take two uint16s in the arena (see item)
 
 	mu sync.Mutex // guards everything below and writes to tab's cells
+	// mapped is how many words of a reserved table are prefaulted
+	// (mapAhead).
+	mapped int
 	// bytes is the memory held, as counted against prog.budget (account);
 	// psetBytes the star sets' share of it.
 	bytes, psetBytes int
@@ -295,8 +298,10 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	g.stride = g.xoff + nExtra
 	tab := &table{}
 	if p.reserve > 0 {
+		// Mapped as rows are added (mapAhead): the whole reservation
+		// would cost an input that builds a few states, such as check
+		// with one URL, about 1 ms.
 		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
-		prefault(tab.w)
 	}
 	g.tab.Store(tab)
 	g.pindex = make([]int32, 8)
@@ -554,10 +559,14 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
 		if p.reserve > 0 {
 			prefault(w) // a process deciding many inputs: see newGen
+			g.mapped = len(w)
 		}
 		copy(w, tab.w)
 		tab = &table{w: w}
 		defer g.tab.Store(tab) // after the row is written
+	}
+	if p.reserve > 0 && int(base+g.stride) > g.mapped {
+		g.mapped = prefaultAhead(tab.w, g.mapped, int(base+g.stride))
 	}
 	// Nothing reads the row before a cell leading to it is stored.
 	row := tab.w[base : base+g.stride]

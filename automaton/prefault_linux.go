@@ -35,3 +35,21 @@ func prefault[T any](s []T) {
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), n)
 	_ = syscall.Madvise(b[from-start:to-start], madvPopulateWrite)
 }
+
+// prefaultChunkBytes is how much of a reserved table prefaultAhead maps at
+// a time: 128 KiB, what check's first table was before it started wide.
+const prefaultChunkBytes = 128 << 10
+
+// prefaultAhead maps the pages of w from word done (where the last call
+// stopped, or 0) to past word need, a prefaultChunkBytes' worth at least,
+// and returns the word where it stopped: a page boundary, or len(w), so
+// that the next call's first page is whole.
+func prefaultAhead(w []uint32, done, need int) int {
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(w)))
+	page := uintptr(os.Getpagesize())
+	end := start + 4*uintptr(max(need, done+prefaultChunkBytes/4))
+	end = (end + page - 1) &^ (page - 1)
+	stop := min(int((end-start)/4), len(w))
+	prefault(w[done:stop])
+	return stop
+}
