@@ -126,11 +126,11 @@ type Options struct {
 	// where each page would otherwise cost a page fault when first
 	// written: 11 µs a fault on this project's VM, against under half a
 	// microsecond a page mapped in bulk. Mapping all of a 2 MiB
-	// reservation at once cost check with one URL about 1 ms. The reservation is held from the start and comes
-	// out of CacheBytes: Bytes counts it, the garbage collector counts it,
-	// and a generation holds that much less room for states, so a cache
-	// that fills clears sooner. Leave it 0 for automata kept by the
-	// thousand.
+	// reservation at once cost check with one URL about 1 ms. The
+	// reservation is held from the start and comes out of CacheBytes:
+	// Bytes counts it, the garbage collector counts it, and a generation
+	// holds that much less room for states, so a cache that fills clears
+	// sooner. Leave it 0 for automata kept by the thousand.
 	ReserveBytes int
 	// Escape lists bytes at which MatchPrefix stops and reports that it could
 	// not decide: a caller that must rewrite some bytes of its input (for
