@@ -6,6 +6,9 @@
 //
 //	robotstxt-fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 //
+// "robotstxt-fetch help" prints that usage and "robotstxt-fetch version" the
+// module's version, as robotstxt does.
+//
 // It is a program of its own so that robotstxt does not link net/http and
 // crypto/tls, whose start-up would cost every check, lint, explain and dump
 // about 6 ms; see the robotstxt command's documentation for fetch's output
@@ -21,5 +24,14 @@ import (
 
 func main() {
 	cli.SetFetcher(netfetch.Fetcher{})
-	os.Exit(cli.Main(append([]string{"fetch"}, os.Args[1:]...)))
+	args := append([]string{"fetch"}, os.Args[1:]...)
+	if len(os.Args) == 2 {
+		switch os.Args[1] {
+		case "help": // never a SITE_URL: it has no scheme
+			args = []string{"help", "fetch"}
+		case "version", "-version", "--version":
+			args = []string{"version"}
+		}
+	}
+	os.Exit(cli.Main(args))
 }

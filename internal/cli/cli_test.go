@@ -69,9 +69,13 @@ func binary(t *testing.T) string {
 		}
 		// Both programs, side by side as go install puts them: robotstxt
 		// runs robotstxt-fetch for fetch.
-		built.path = filepath.Join(built.dir, "robotstxt")
+		exe := ""
+		if runtime.GOOS == "windows" {
+			exe = ".exe"
+		}
+		built.path = filepath.Join(built.dir, "robotstxt"+exe)
 		for _, pkg := range []string{"robotstxt", "robotstxt-fetch"} {
-			out, err := exec.Command(gotool, "build", "-o", filepath.Join(built.dir, pkg), "../../cmd/"+pkg).CombinedOutput()
+			out, err := exec.Command(gotool, "build", "-o", filepath.Join(built.dir, pkg+exe), "../../cmd/"+pkg).CombinedOutput()
 			if err != nil {
 				built.err = fmt.Errorf("go build: %v\n%s", err, out)
 				return

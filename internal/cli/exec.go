@@ -1,32 +1,63 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // fetchProgram is the program that carries out robotstxt's fetch command:
 // see Fetcher.
 const fetchProgram = "robotstxt-fetch"
 
-// fetchMissing is the message when fetchProgram cannot be found.
-const fetchMissing = "fetch: the fetch command is carried out by the program " + fetchProgram +
-	", found neither beside this robotstxt nor on PATH: install it with" +
-	" go install github.com/seed-275a9bd5/robotstxt/cmd/" + fetchProgram + "@latest" +
-	" (or go install github.com/seed-275a9bd5/robotstxt/cmd/...@latest for both)"
+// fetchMissing returns the message when fetchProgram cannot be found; err,
+// when not nil, is why a candidate was refused.
+func fetchMissing(err error) string {
+	v := version()
+	if v == "" || strings.HasPrefix(v, "(") {
+		v = "latest"
+	}
+	msg := "fetch: the fetch command is carried out by the program " + fetchProgram +
+		", found neither beside this robotstxt nor on PATH: install it with" +
+		" go install github.com/seed-275a9bd5/robotstxt/cmd/" + fetchProgram + "@" + v +
+		" (or go install github.com/seed-275a9bd5/robotstxt/cmd/...@" + v + " for both)"
+	if err != nil {
+		msg += " (" + err.Error() + ")"
+	}
+	return msg
+}
 
 // findFetch returns the path of fetchProgram: the one in the directory of
-// the running program (where go install puts both), else the first on
-// PATH.
+// the running program (where go install puts both), or of the file it is a
+// symbolic link to, else the first on PATH. The error, when there is one,
+// is why a candidate that exists was refused (exec.ErrDot, say), or nil.
 func findFetch() (string, error) {
+	var refused error
+	try := func(name string) (string, bool) {
+		p, err := exec.LookPath(name)
+		if err != nil && !errors.Is(err, exec.ErrNotFound) && !errors.Is(err, os.ErrNotExist) && refused == nil {
+			refused = err
+		}
+		return p, err == nil
+	}
 	if exe, err := os.Executable(); err == nil {
-		if p, err := exec.LookPath(filepath.Join(filepath.Dir(exe), fetchProgram)); err == nil {
-			return p, nil
+		dirs := []string{filepath.Dir(exe)}
+		if real, err := filepath.EvalSymlinks(exe); err == nil && filepath.Dir(real) != dirs[0] {
+			dirs = append(dirs, filepath.Dir(real))
+		}
+		for _, dir := range dirs {
+			if p, ok := try(filepath.Join(dir, fetchProgram)); ok {
+				return p, nil
+			}
 		}
 	}
-	return exec.LookPath(fetchProgram)
+	if p, ok := try(fetchProgram); ok {
+		return p, nil
+	}
+	return "", refused
 }
 
 // execFetch runs fetchProgram with the fetch command's arguments, on the
@@ -34,8 +65,8 @@ func findFetch() (string, error) {
 // process becomes fetchProgram, and this returns only if that fails).
 func execFetch(args []string, stderr io.Writer) int {
 	p, err := findFetch()
-	if err != nil {
-		return fail(stderr, "%s", fetchMissing)
+	if p == "" {
+		return fail(stderr, "%s", fetchMissing(err))
 	}
 	return runProgram(p, args, stderr)
 }

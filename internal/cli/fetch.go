@@ -135,6 +135,13 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return status
 	}
+	// Help and flag errors are answered here; the rest is robotstxt-fetch's.
+	switch {
+	case fetcher == nil && mayExec:
+		return execFetch(args, stderr)
+	case fetcher == nil:
+		return fail(stderr, "fetch: this program has no HTTP access method (cli.SetFetcher): run robotstxt-fetch")
+	}
 	if len(pos) == 0 {
 		return fail(stderr, "fetch: a site URL is required, such as https://example.com/ (see 'robotstxt help fetch')")
 	}

@@ -195,11 +195,19 @@ func TestFetchCLI_Usage(t *testing.T) {
 func TestFetch_SeparateProgram(t *testing.T) {
 	saved := fetcher
 	SetFetcher(nil)
+	t.Cleanup(func() { SetFetcher(saved) })
 	status, out, errs := cli(t, "", "fetch", "https://example.com/")
-	SetFetcher(saved)
 	if status != exitUsage || out != "" || !strings.Contains(errs, "no HTTP access method") {
 		t.Errorf("fetch without a Fetcher, in-process: status %d, stdout %q, stderr %q", status, out, errs)
 	}
+	// Help and flag errors need no Fetcher.
+	if status, out, errs := cli(t, "", "fetch", "--help"); status != exitOK || out != fetchUsage || errs != "" {
+		t.Errorf("fetch --help without a Fetcher: status %d, stderr %q, stdout:\n%s", status, errs, out)
+	}
+	if status, _, errs := cli(t, "", "fetch", "--bogus", "https://example.com/"); status != exitUsage || !strings.Contains(errs, "unknown flag --bogus") {
+		t.Errorf("fetch --bogus without a Fetcher: status %d, stderr %q", status, errs)
+	}
+	SetFetcher(saved)
 	if testing.Short() {
 		t.Skip("builds the programs")
 	}
@@ -228,7 +236,7 @@ func TestFetch_SeparateProgram(t *testing.T) {
 		return cmd.ProcessState.ExitCode(), timestamps.ReplaceAllString(out.String(), "$1\tT"), errb.String()
 	}
 	st1, out1, err1 := run(bin, append([]string{"fetch"}, args...)...)
-	st2, out2, err2 := run(filepath.Join(filepath.Dir(bin), "robotstxt-fetch"), args...)
+	st2, out2, err2 := run(filepath.Join(filepath.Dir(bin), "robotstxt-fetch"+filepath.Ext(bin)), args...)
 	if st1 != exitOK || err1 != "" || !strings.Contains(out1, "disallowed\t/private/a\nallowed\t/b\n") {
 		t.Errorf("robotstxt fetch: status %d, stderr %q, output:\n%s", st1, err1, out1)
 	}
@@ -236,7 +244,7 @@ func TestFetch_SeparateProgram(t *testing.T) {
 		t.Errorf("robotstxt-fetch: status %d, stderr %q, output:\n%s\nwant those of robotstxt fetch", st2, err2, out2)
 	}
 
-	alone := filepath.Join(t.TempDir(), "robotstxt")
+	alone := filepath.Join(t.TempDir(), filepath.Base(bin))
 	data, err := os.ReadFile(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +253,10 @@ func TestFetch_SeparateProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, out, errs := run(alone, append([]string{"fetch"}, args...)...)
-	if st != exitUsage || out != "" || errs != "robotstxt: "+fetchMissing+"\n" {
+	if st != exitUsage || out != "" || errs != "robotstxt: "+fetchMissing(nil)+"\n" {
 		t.Errorf("robotstxt without robotstxt-fetch: status %d, stdout %q, stderr %q", st, out, errs)
+	}
+	if st, out, errs := run(alone, "fetch", "-h"); st != exitOK || out != fetchUsage || errs != "" {
+		t.Errorf("robotstxt fetch -h without robotstxt-fetch: status %d, stderr %q, stdout:\n%s", st, errs, out)
 	}
 }

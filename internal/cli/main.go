@@ -17,7 +17,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
-// Exit statuses, as documented in doc.go and README.md.
+// Exit statuses, as documented in cmd/robotstxt/doc.go and README.md.
 const (
 	exitOK          = 0 // every line was a URL and was decided; lint found nothing; fetch got an answer
 	exitProblem     = 1 // some input line was not a URL or path, or too long; lint found something; output failed
@@ -75,13 +75,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "explain":
 		return runExplain(rest, stdin, stdout, stderr)
 	case "fetch":
-		switch {
-		case fetcher != nil:
-			return runFetch(rest, stdout, stderr)
-		case mayExec:
-			return execFetch(rest, stderr)
-		}
-		return fail(stderr, "fetch: this program has no HTTP access method (cli.SetFetcher): run robotstxt-fetch")
+		return runFetch(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout, stderr)
 	case "version", "-version", "--version":
