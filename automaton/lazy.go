@@ -217,7 +217,7 @@ type gen struct {
 
 	mu sync.Mutex // guards everything below and writes to tab's cells
 	// mapped is how many words of a reserved table are prefaulted
-	// (mapAhead).
+	// (prefaultAhead).
 	mapped int
 	// bytes is the memory held, as counted against prog.budget (account);
 	// psetBytes the star sets' share of it.
@@ -298,7 +298,7 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	g.stride = g.xoff + nExtra
 	tab := &table{}
 	if p.reserve > 0 {
-		// Mapped as rows are added (mapAhead): the whole reservation
+		// Mapped as rows are added (prefaultAhead): the whole reservation
 		// would cost an input that builds a few states, such as check
 		// with one URL, about 1 ms.
 		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
@@ -557,9 +557,8 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 		}
 		// fits checked need against a narrow table's limit.
 		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
-		if p.reserve > 0 {
-			prefault(w) // a process deciding many inputs: see newGen
-			g.mapped = len(w)
+		if p.reserve > 0 { // a process deciding many inputs: see newGen
+			g.mapped = prefaultAhead(w, 0, need) // before copy writes the old rows
 		}
 		copy(w, tab.w)
 		tab = &table{w: w}

@@ -35,27 +35,22 @@ func fetchMissing(err error) string {
 // symbolic link to, else the first on PATH. The error, when there is one,
 // is why a candidate that exists was refused (exec.ErrDot, say), or nil.
 func findFetch() (string, error) {
+	var candidates []string
+	if exe, err := os.Executable(); err == nil {
+		candidates = append(candidates, filepath.Join(filepath.Dir(exe), fetchProgram))
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			candidates = append(candidates, filepath.Join(filepath.Dir(real), fetchProgram))
+		}
+	}
 	var refused error
-	try := func(name string) (string, bool) {
+	for _, name := range append(candidates, fetchProgram) {
 		p, err := exec.LookPath(name)
-		if err != nil && !errors.Is(err, exec.ErrNotFound) && !errors.Is(err, os.ErrNotExist) && refused == nil {
+		if err == nil {
+			return p, nil
+		}
+		if refused == nil && !errors.Is(err, exec.ErrNotFound) && !errors.Is(err, os.ErrNotExist) {
 			refused = err
 		}
-		return p, err == nil
-	}
-	if exe, err := os.Executable(); err == nil {
-		dirs := []string{filepath.Dir(exe)}
-		if real, err := filepath.EvalSymlinks(exe); err == nil && filepath.Dir(real) != dirs[0] {
-			dirs = append(dirs, filepath.Dir(real))
-		}
-		for _, dir := range dirs {
-			if p, ok := try(filepath.Join(dir, fetchProgram)); ok {
-				return p, nil
-			}
-		}
-	}
-	if p, ok := try(fetchProgram); ok {
-		return p, nil
 	}
 	return "", refused
 }

@@ -207,7 +207,6 @@ func TestFetch_SeparateProgram(t *testing.T) {
 	if status, _, errs := cli(t, "", "fetch", "--bogus", "https://example.com/"); status != exitUsage || !strings.Contains(errs, "unknown flag --bogus") {
 		t.Errorf("fetch --bogus without a Fetcher: status %d, stderr %q", status, errs)
 	}
-	SetFetcher(saved)
 	if testing.Short() {
 		t.Skip("builds the programs")
 	}
