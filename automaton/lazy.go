@@ -471,8 +471,20 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	out := t
 	if len(stars) > 0 {
 		out = t[:0]
+		// Both are sorted: walk stars along t (j is the first star at or
+		// after it), unless stars are many more than t and a search each
+		// costs less than the walk.
+		search := len(stars) > 8*len(t)
+		j := 0
 		for _, it := range t {
-			if j, _ := slices.BinarySearch(stars, it); j < len(stars) && p.samePattern(it, stars[j]) {
+			if search {
+				j, _ = slices.BinarySearch(stars, it)
+			} else {
+				for j < len(stars) && stars[j] < it {
+					j++
+				}
+			}
+			if j < len(stars) && p.samePattern(it, stars[j]) {
 				continue // a later star of its pattern
 			}
 			out = append(out, it)
