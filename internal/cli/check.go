@@ -250,19 +250,24 @@ func (c *checker) decide(what string, n int, u string) error {
 	} else {
 		d.Allowed = c.m.Allowed(u)
 	}
-	b := c.w.AvailableBuffer()
+	_, err := c.w.Write(appendAnswer(c.w.AvailableBuffer(), u, d, c.explain))
+	return err
+}
+
+// appendAnswer appends the output line for URL u decided as d:
+// "allowed<TAB>URL" or "disallowed<TAB>URL", with explain a third field
+// (appendExplanation), and the line end. check and fetch both write it.
+func appendAnswer(b []byte, u string, d engine.Decision, explain bool) []byte {
 	if d.Allowed {
 		b = append(b, "allowed\t"...)
 	} else {
 		b = append(b, "disallowed\t"...)
 	}
 	b = append(b, u...)
-	if c.explain {
+	if explain {
 		b = appendExplanation(append(b, '\t'), d)
 	}
-	b = append(b, '\n')
-	_, err := c.w.Write(b)
-	return err
+	return append(b, '\n')
 }
 
 // tooLong writes "error<TAB>START..." for input line n, which is longer

@@ -215,18 +215,7 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 			m = crawler.matcher(res.Robots)
 		}
 		for _, u := range targets {
-			d := m.Decide(u)
-			b := w.AvailableBuffer()
-			if d.Allowed {
-				b = append(b, "allowed\t"...)
-			} else {
-				b = append(b, "disallowed\t"...)
-			}
-			b = append(b, u...)
-			if *explain {
-				b = appendExplanation(append(b, '\t'), d)
-			}
-			w.Write(append(b, '\n'))
+			w.Write(appendAnswer(w.AvailableBuffer(), u, m.Decide(u), *explain))
 		}
 	}
 	if err := w.Flush(); err != nil {
