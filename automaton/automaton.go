@@ -68,6 +68,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -106,31 +107,20 @@ type Options struct {
 	// lowered to it. When the cache is full it is cleared and matching goes
 	// on: a small value costs time, never correctness. The start state and
 	// one more are always kept, so the cache may pass a tiny budget by one
-	// state.
+	// state. A negative value builds no states: the fallback decides every
+	// input (slower per input than a warm DFA, and it holds no cache).
 	CacheBytes int
 	// ReserveBytes, when positive, is the size the transition table of
 	// every cache generation starts at, at most a quarter of CacheBytes,
 	// and every generation's table is wide (see table): an automaton
 	// without a reservation starts narrow and goes on wide when its states
 	// outgrow 128 KiB, building them again, which a reservation says is to
-	// be expected. States are then added in place, and the table is copied
-	// only once they outgrow it, where without a reservation it is copied
-	// into new memory each time it grows. That suits a process that decides
-	// many inputs on one automaton (the command line): on the 200,000 URLs
-	// of BenchmarkCLI, starting narrow built 5,421 states in 8,385 misses,
-	// 1,260 of them twice; starting wide builds 4,161 in 6,740, and took
-	// check from 51.3-54.1 ms to 49.5-50.3 (means of 31, three rounds side
-	// by side). On Linux the pages of a reserved table are mapped 128 KiB
-	// at a time as rows reach them, and those of a table that grows past
-	// it at once, each in one system call (madvise MADV_POPULATE_WRITE),
-	// where each page would otherwise cost a page fault when first
-	// written: 11 µs a fault on this project's VM, against under half a
-	// microsecond a page mapped in bulk. Mapping all of a 2 MiB
-	// reservation at once cost check with one URL about 1 ms. The
+	// be expected, and copies its table into new memory each time it
+	// grows. That suits a process that decides many inputs on one
+	// automaton (the command line; LIMITS.md has the measurement). The
 	// reservation is held from the start and comes out of CacheBytes:
-	// Bytes counts it, the garbage collector counts it, and a generation
-	// holds that much less room for states, so a cache that fills clears
-	// sooner. Leave it 0 for automata kept by the thousand.
+	// Bytes counts it, and a generation holds that much less room for
+	// states. Leave it 0 for automata kept by the thousand.
 	ReserveBytes int
 	// Escape lists bytes at which MatchPrefix stops and reports that it could
 	// not decide: a caller that must rewrite some bytes of its input (for
@@ -179,15 +169,24 @@ const (
 	escapeState  = ^uint32(0) - 1
 	endState     = ^uint32(0) - 2 // the column of Options.End bytes
 	unknownState = ^uint32(0) - 3 // a transition not computed yet
+	giveUpState  = ^uint32(0) - 4 // scan's answer when the DFA gives up: never in a table
 )
 
-// dfa is a lazily built automaton: its program and its current cache
-// generation.
+// dfa is a lazily built automaton: its program, its current cache
+// generation, and the fallback matcher with the state of the policy that
+// chooses between them (policy.go).
 type dfa struct {
 	prog
-	cur    atomic.Pointer[gen]
+	cur atomic.Pointer[gen]
+	// skip is the number of inputs the fallback decides before the DFA is
+	// tried again; 0 (or less) when the DFA decides (see Match).
+	skip atomic.Int32
+	// mu guards misses: the current generation's growth and its
+	// replacement.
+	mu     sync.Mutex
 	clears atomic.Int64 // generations started because one was full
 	held   atomic.Int64 // the current generation's bytes, for Bytes
+	policy
 }
 
 // Compile prepares the automaton for patterns. It never fails, and costs
@@ -195,7 +194,7 @@ type dfa struct {
 // as inputs reach them (see the package doc).
 func Compile(patterns []Pattern, opts Options) *Set {
 	budget := opts.CacheBytes
-	if budget <= 0 {
+	if budget == 0 {
 		budget = DefaultCacheBytes
 	}
 	budget = min(budget, MaxCacheBytes)
@@ -211,6 +210,10 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		s.index = nil // the identity: a caller that ranks its patterns saves it
 	}
 	d.classify(opts.Escape, opts.End)
+	if budget < 0 {
+		d.skip.Store(fallbackOnly)
+		budget = 0
+	}
 	d.budget = int32(budget)
 	d.reserve = int32(min(max(opts.ReserveBytes, 0), budget/4) / 4)
 	// An automaton with a reservation starts wide: it is expected to build
@@ -395,25 +398,22 @@ func simplify(p Pattern) (b string, anchored bool) {
 }
 
 // Match returns the index (in the slice given to Compile) of the
-// highest-priority pattern matching input, or NoMatch. It runs in one pass
-// over input and is safe for concurrent use; once the states input visits
-// exist it takes no lock and allocates nothing.
+// highest-priority pattern matching input, or NoMatch. It is safe for
+// concurrent use. Once the states input visits exist it runs in one pass,
+// takes no lock and allocates nothing; otherwise its cost is bounded by the
+// fallback's (see the package doc).
 func (s *Set) Match(input string) int {
 	if s.d == nil {
 		return NoMatch
 	}
-	d := s.d
-	g := d.cur.Load()
-	st, best := g.s0, g.best0
-	if st != deadState {
-		g, st, best = scan(d, g, &d.classes, st, best, input)
-	}
-	return s.answer(d.end(g, st, best))
+	ans, _ := match(s.d, &s.d.classes, input)
+	return s.answer(ans)
 }
 
-// MatchPrefix is Match, except that it stops at the first byte of
-// Options.Escape that could change the answer and then returns ok false (and
-// NoMatch). With ok true the answer is Match's.
+// MatchPrefix is Match, except that it may stop at a byte of Options.Escape
+// and then return ok false (and NoMatch): the DFA stops at the first escape
+// byte that could change the answer, the fallback at the first escape byte.
+// With ok true the answer is Match's.
 func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 	if s.d == nil {
 		return NoMatch, true
@@ -422,14 +422,38 @@ func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 	if !d.hasFast {
 		return NoMatch, false
 	}
+	ans, ok := match(d, d.fast, input)
+	return s.answer(ans), ok
+}
+
+// match is Match (cls is d.classes) and MatchPrefix (cls is d.fast): it
+// returns the answer (pattern number + 1, 0 for none), and false at an
+// escape byte. The DFA decides unless the policy gives this input to the
+// fallback, or the DFA gives up on it (scan returns giveUpState): the
+// fallback then decides the whole input.
+func match[T string | []byte](d *dfa, cls *[256]uint8, in T) (uint32, bool) {
+	probe := false
+	if n := d.skip.Load(); n > 0 {
+		if n == fallbackOnly || d.skip.Add(-1) > 0 {
+			return fallbackMatch(d, cls, in)
+		}
+		probe = true // this input tries the DFA again
+	}
 	g := d.cur.Load()
 	st, best := g.s0, g.best0
 	if st != deadState {
-		if g, st, best = scan(d, g, d.fast, st, best, input); st == escapeState {
-			return NoMatch, false
+		switch g, st, best = scan(d, g, cls, st, best, in); st {
+		case escapeState:
+			return 0, false
+		case giveUpState:
+			d.gaveUp()
+			return fallbackMatch(d, cls, in)
 		}
 	}
-	return s.answer(d.end(g, st, best)), true
+	if probe {
+		d.probed()
+	}
+	return d.end(g, st, best), true
 }
 
 // answer returns the index of the pattern an answer of the automaton
@@ -451,14 +475,15 @@ func better(a, b uint32) uint32 {
 
 // scan runs d from state s of generation g, with the best answer so far
 // best, over in, with the byte-to-class map cls (d.classes, or d.fast which
-// also maps the escape bytes). It returns the generation it ended in (a
-// full cache is cleared on the way), and stops early with s == deadState
+// also maps the escape bytes). It returns the generation it ended in (the
+// cache may be replaced on the way), and stops early with s == deadState
 // when the answer is final (at an End byte too, with the answer for the
-// input before it), or s == escapeState at an escape byte (only d.fast
-// leads there). The loop over bytes is run's (runNarrow's for a narrow
-// table); once it finds a transition not computed yet, scanMissing goes
-// on. Instantiated once for string and once for []byte, so neither pays for
-// the other.
+// input before it), s == escapeState at an escape byte (only d.fast leads
+// there), or s == giveUpState when building the states in costs more than
+// the policy allows. The loop over bytes is run's (runNarrow's for a
+// narrow table); once it finds a transition not computed yet, scanMissing
+// goes on. Instantiated once for string and once for []byte, so neither
+// pays for the other.
 func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T) (*gen, uint32, uint32) {
 	w := g.tab.Load().w
 	var i int
@@ -476,28 +501,29 @@ func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in
 
 // scanMissing is scan from the byte at i of in, whose transition from
 // state s is not computed yet: it computes the transitions run finds
-// missing, with a scratch from scratchPool.
+// missing, with a scratch from scratchPool, and gives up when their cost
+// passes d.workLimit.
 func scanMissing[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T, i int) (*gen, uint32, uint32) {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
+	sc.work = 0
+	base, perByte := d.workLimit()
 	for {
 		g2, w, t := d.miss(g, sc, s, uint32(cls[in[i]]))
+		if limit := base + perByte*(i+1); sc.work > limit {
+			return g2, giveUpState, best
+		}
 		if g2 != g {
-			// g was full: t is a state of the new generation g2, where
-			// s has no row. Enter t as run would, and go on from the
+			// s is a state of g, which is now retired or replaced: t is
+			// a state of g2. Enter it as run would, and go on from the
 			// next byte.
 			g, i = g2, i+1
-			if t&specialBit != 0 {
-				if t == deadState {
-					return g, t, best
-				}
-				t &^= specialBit
-				best = better(best, w[t+g.xoff+colAcc])
-				if best <= w[t+g.xoff+colMin] {
-					return g, deadState, best
-				}
+			if t == deadState {
+				return g, t, best
 			}
-			s = t
+			if s, best = enter(w, g.xoff, t, best); s == deadState {
+				return g, s, best
+			}
 		} // else the cell is known now: run reads it again
 		if g.narrow {
 			i, s, best, t = runNarrow(w, cls, g.stride, g.xoff, s, best, in, i)
@@ -542,10 +568,8 @@ func run[T string | []byte](w []uint32, cls *[256]uint8, xoff, s, best uint32, i
 			case endState:
 				return i, deadState, better(best, w[s+xoff+colEOI]), 0
 			}
-			t &^= specialBit
-			best = better(best, w[t+xoff+colAcc])
-			if best <= w[t+xoff+colMin] {
-				return i, deadState, best, 0
+			if t, best = enter(w, xoff, t, best); t == deadState {
+				return i, t, best, 0
 			}
 		}
 		s = t
@@ -588,10 +612,8 @@ func runNarrow[T string | []byte](w []uint32, cls *[256]uint8, stride, xoff, s, 
 			case endState & 0xFFFF:
 				return i, deadState, better(best, w[s+xoff+colEOI]), 0
 			}
-			t &^= narrowSpecial
-			best = better(best, w[t+xoff+colAcc])
-			if best <= w[t+xoff+colMin] {
-				return i, deadState, best, 0
+			if t, best = enter(w, xoff, t&^narrowSpecial|specialBit, best); t == deadState {
+				return i, t, best, 0
 			}
 		}
 		s = t
@@ -611,81 +633,45 @@ func (d *dfa) end(g *gen, s, best uint32) uint32 {
 // NoMatch.
 func (s *Set) Empty() bool { return s.d == nil }
 
-// Run is the progress of a Set's automaton over an input given in chunks,
-// for callers that produce the input piece by piece (for example while
-// rewriting it) without allocating: r := s.Start(); r = s.Step(r, chunk)
-// for each chunk; then s.Result(r). A Run is a small value.
-type Run struct {
-	g       *gen
-	s, best uint32
-}
-
-// Start returns the Run at the start of an input.
-func (s *Set) Start() Run {
-	if s.d == nil {
-		return Run{s: deadState}
-	}
-	g := s.d.cur.Load()
-	return Run{g: g, s: g.s0, best: g.best0}
-}
-
-// Done reports whether r's answer can no longer change: the rest of the
-// input need not be given.
-func (r Run) Done() bool { return r.s == deadState }
-
-// Step feeds the next chunk of the input.
-func (s *Set) Step(r Run, chunk []byte) Run {
-	if r.s == deadState {
-		return r
-	}
-	d := s.d
-	r.g, r.s, r.best = scan(d, r.g, &d.classes, r.s, r.best, chunk)
-	return r
-}
-
-// Result returns the index of the pattern that matches the input given so
-// far, as Match would, or NoMatch.
-func (s *Set) Result(r Run) int {
-	if s.d == nil {
-		return NoMatch
-	}
-	return s.answer(s.d.end(r.g, r.s, r.best))
-}
-
-// Stats describes the size of a Set.
+// Stats describes the size of a Set and how its inputs were decided.
 type Stats struct {
-	Patterns int // patterns kept (duplicates and patterns that cannot match left out)
-	Automata int
+	Patterns int   // patterns kept (duplicates and patterns that cannot match left out)
 	States   int   // states built so far (in the current cache)
 	Classes  int   // byte classes
-	Bytes    int   // memory held: the patterns' positions and the cache of states
+	Bytes    int   // memory held: the patterns' positions, the cache of states, the fallback once built
 	Clears   int64 // times a full cache was cleared
+	// GiveUps is the number of inputs on which the DFA gave up (building
+	// their states cost more than the policy allows), Fallback the number
+	// of inputs the fallback decided (those, and the ones the policy gave
+	// it directly).
+	GiveUps, Fallback int64
 }
 
 // Stats returns the size of s, states built so far included.
 func (s *Set) Stats() Stats {
-	st := Stats{Patterns: s.n, Bytes: 4 * len(s.index)}
+	st := Stats{Patterns: s.n, Bytes: s.Bytes()}
 	if d := s.d; d != nil {
-		g := d.cur.Load()
-		g.mu.Lock()
-		st.States = len(g.states)
-		st.Bytes += g.bytes
-		g.mu.Unlock()
-		st.Automata = 1
+		d.mu.Lock()
+		st.States = len(d.cur.Load().states)
+		d.mu.Unlock()
 		st.Classes = int(d.nclass)
-		st.Bytes += d.progBytes()
 		st.Clears = d.clears.Load()
+		st.GiveUps = d.giveUps.Load()
+		st.Fallback = d.fallbacks.Load()
 	}
 	return st
 }
 
-// Bytes returns the memory s holds, states built so far included: what
-// Stats reports as Bytes, without its lock (two atomic loads), so that a
-// cache of compiled sets can charge each its growth.
+// Bytes returns the memory s holds, states built so far and the fallback
+// included: what Stats reports as Bytes, without a lock (atomic loads), so
+// that a cache of compiled sets can charge each its growth.
 func (s *Set) Bytes() int {
 	n := 4 * len(s.index)
 	if d := s.d; d != nil {
 		n += d.progBytes() + int(d.held.Load())
+		if f := d.fb.Load(); f != nil {
+			n += f.bytes
+		}
 	}
 	return n
 }
@@ -721,9 +707,9 @@ func (s *Set) String() string {
 }
 
 func (d *dfa) dump(b *strings.Builder, s *Set) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	g := d.cur.Load()
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	fmt.Fprintf(b, "automaton: %d states built, %d classes\n", len(g.states), d.nclass)
 	members := make([][]byte, d.nclass)
 	for c := 0; c < 256; c++ {

@@ -85,16 +85,21 @@ func randInput(r *rand.Rand, alphabet string, maxLen int) string {
 	return string(b)
 }
 
-// escapeSets caches, per pattern set, its compilation with escape bytes, so
-// that checkAgainstBrute compiles it once per set rather than per input;
-// endSets its compilations with End bytes (endOptions).
-var escapeSets = map[*Set]*Set{}
-var endSets = map[*Set][]*Set{}
+// variantSets caches, per pattern set, its compilations with variantOptions,
+// so that checkAgainstBrute compiles them once per set rather than per
+// input.
+var variantSets = map[*Set][]*Set{}
 
-// endOptions are the End variants checkAgainstBrute compares with the brute
-// force on the input cut at its first End byte: one End byte the patterns of
-// most tests never hold, and one they do, with escapes too.
-var endOptions = []Options{{End: "c"}, {End: "a", Escape: "b%"}}
+// variantOptions are the variants checkAgainstBrute compares with the brute
+// force on the input cut at its first End byte: escape bytes, an End byte
+// the patterns of most tests never hold, one they do, with escapes too; and
+// each also with no states (CacheBytes < 0), so that the fallback decides.
+var variantOptions = []Options{
+	{CacheBytes: -1},
+	{Escape: "b%"}, {Escape: "b%", CacheBytes: -1},
+	{End: "c"}, {End: "c", CacheBytes: -1},
+	{End: "a", Escape: "b%"}, {End: "a", Escape: "b%", CacheBytes: -1},
+}
 
 func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 	t.Helper()
@@ -105,61 +110,30 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 	if got, ok := set.MatchPrefix(in); !ok || got != want {
 		t.Fatalf("MatchPrefix(%q) = %d, %v, want %d, true (no escapes)", in, got, ok, want)
 	}
-	// With escape bytes: either the same answer, or a refusal when the input
-	// holds an escape byte.
-	esc, ok := escapeSets[set]
+	sets, ok := variantSets[set]
 	if !ok {
-		if len(escapeSets) >= 64 { // bounded: the fuzz target makes a set per input
-			clear(escapeSets)
+		if len(variantSets) >= 64 { // bounded: the fuzz target makes a set per input
+			clear(variantSets)
 		}
-		esc = Compile(ps, Options{Escape: "b%"})
-		escapeSets[set] = esc
-	}
-	if got, ok := esc.MatchPrefix(in); ok && got != want || !ok && !strings.ContainsAny(in, "b%") {
-		t.Fatalf("MatchPrefix with escapes (%q) = %d, %v, want %d\npatterns: %#v", in, got, ok, want, ps)
-	}
-	if got := esc.Match(in); got != want {
-		t.Fatalf("Match with escapes (%q) = %d, want %d", in, got, want)
-	}
-	checkRuns(t, ps, set, in, want)
-	// With End bytes: the answer for the input cut at the first of them.
-	ends, ok := endSets[set]
-	if !ok {
-		if len(endSets) >= 64 {
-			clear(endSets)
+		for _, o := range variantOptions {
+			sets = append(sets, Compile(ps, o))
 		}
-		for _, o := range endOptions {
-			ends = append(ends, Compile(ps, o))
-		}
-		endSets[set] = ends
+		variantSets[set] = sets
 	}
-	for k, o := range endOptions {
+	for k, o := range variantOptions {
 		cut := in
-		if i := strings.IndexAny(in, o.End); i >= 0 {
+		if i := strings.IndexAny(in, o.End); o.End != "" && i >= 0 {
 			cut = in[:i]
 		}
 		want := bruteBest(ps, cut)
-		e := ends[k]
-		if got := e.Match(in); got != want {
-			t.Fatalf("Match with End %q (%q) = %d, want %d\npatterns: %#v\n%s", o.End, in, got, want, ps, e)
+		v := sets[k]
+		if got := v.Match(in); got != want {
+			t.Fatalf("Match with %+v (%q) = %d, want %d\npatterns: %#v\n%s", o, in, got, want, ps, v)
 		}
-		if got, ok := e.MatchPrefix(in); ok && got != want || !ok && !strings.ContainsAny(cut, o.Escape) {
-			t.Fatalf("MatchPrefix with End %q, escapes %q (%q) = %d, %v, want %d\npatterns: %#v", o.End, o.Escape, in, got, ok, want, ps)
-		}
-		checkRuns(t, ps, e, in, want)
-	}
-}
-
-// checkRuns checks set's Runs on in written in chunks of every size.
-func checkRuns(t *testing.T, ps []Pattern, set *Set, in string, want int) {
-	t.Helper()
-	for size := 1; size <= 3; size++ {
-		r := set.Start()
-		for i := 0; i < len(in) && !r.Done(); i += size {
-			r = set.Step(r, []byte(in[i:min(i+size, len(in))]))
-		}
-		if got := set.Result(r); got != want {
-			t.Fatalf("Run(chunk %d) on %q = %d, want %d\npatterns: %#v", size, in, got, want, ps)
+		// With escape bytes: the same answer, or a refusal when the input
+		// holds an escape byte before its end.
+		if got, ok := v.MatchPrefix(in); ok && got != want || !ok && (o.Escape == "" || !strings.ContainsAny(cut, o.Escape)) {
+			t.Fatalf("MatchPrefix with %+v (%q) = %d, %v, want %d\npatterns: %#v", o, in, got, ok, want, ps)
 		}
 	}
 }
@@ -223,7 +197,7 @@ func TestMatch_Empty(t *testing.T) {
 	if got := set.Match("/anything"); got != NoMatch {
 		t.Fatalf("empty set matched: %d", got)
 	}
-	if !set.Empty() || set.Result(set.Step(set.Start(), []byte("/x"))) != NoMatch {
+	if !set.Empty() || set.Match("/x") != NoMatch {
 		t.Fatalf("empty set: Empty %v", set.Empty())
 	}
 }
@@ -475,10 +449,8 @@ func TestCache_StatesLinearInInput(t *testing.T) {
 func TestMatch_NoAllocs(t *testing.T) {
 	set := Compile([]Pattern{{Bytes: "/a*b", Priority: 2}, {Bytes: "/a", Priority: 1}, {Bytes: "/*.gif", Anchored: true, Priority: 3}}, Options{})
 	in := "/a/very/long/path/to/a/file.gif"
-	bin := []byte(in)
 	allocs := testing.AllocsPerRun(100, func() {
 		set.Match(in)
-		set.Result(set.Step(set.Step(set.Start(), bin[:5]), bin[5:]))
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per match", allocs)

@@ -3,6 +3,7 @@ package automaton
 import (
 	"bytes"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -198,12 +199,15 @@ func (g *gen) setCell(w []uint32, s, c, v uint32) {
 
 // gen is one generation of a dfa's cache of states: the states built so far
 // and their transitions. The scan reads its table without locking; a cell
-// still unknownState is computed under mu (miss), written with an atomic
-// store, and then read by everyone. When a generation's memory would pass
-// the budget, a new one is started (clearing the cache, as RE2 does): the
-// input that filled it goes on in the new one, and so does every input that
-// starts after that; inputs already running in the old one finish there,
-// and the old one is collected once none does.
+// still unknownState is computed under the dfa's mutex (miss), written with
+// an atomic store, and then read by everyone. When a generation's memory
+// would pass the budget, a new one replaces it, under the same mutex: one
+// reset for every goroutine, as RE2 clears its cache. The old generation is
+// retired: it never grows again. An input that was running in it goes on
+// reading its table, and at its next miss moves to the current generation
+// (the successor is computed from the old state and added to the new
+// generation), so that a retired generation is held only by inputs that
+// finish without another miss, and is collected when they do.
 type gen struct {
 	tab atomic.Pointer[table]
 	// s0 and best0 are the state and answer at the start of every input;
@@ -215,10 +219,9 @@ type gen struct {
 	stride, xoff uint32
 	wideItems    bool // items take two uint16s in the arena (see item)
 
-	mu sync.Mutex // guards everything below and writes to tab's cells
-	// mapped is how many words of a reserved table are prefaulted
-	// (prefaultAhead).
-	mapped int
+	// Everything below, and writes to tab's cells, are guarded by the
+	// dfa's mutex.
+
 	// bytes is the memory held, as counted against prog.budget (account);
 	// psetBytes the star sets' share of it.
 	bytes, psetBytes int
@@ -244,6 +247,9 @@ type gen struct {
 type scratch struct {
 	tnext, newStars, pstars []int32
 	order, seen             []int32 // Compile's
+	// work counts the items, stars and cells this input's misses have
+	// touched: what building its states cost (see workLimit).
+	work int
 }
 
 // grow returns (*s)[:n], reallocating *s when it is too short.
@@ -298,9 +304,6 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	g.stride = g.xoff + nExtra
 	tab := &table{}
 	if p.reserve > 0 {
-		// Mapped as rows are added (prefaultAhead): the whole reservation
-		// would cost an input that builds a few states, such as check
-		// with one URL, about 1 ms.
 		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
 	}
 	g.tab.Store(tab)
@@ -309,32 +312,44 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	g.states = make([]stateInfo, 0, initialRows)
 	// Start: every pattern at its first item, no stars yet.
 	if stars != nil {
-		t = slices.Clone(t) // sc holds it, and computing the start state overwrites sc
+		// sc may hold them, and computing the start state overwrites sc.
+		stars, t = slices.Clone(stars), slices.Clone(t)
 	}
-	empty := g.internStars(p, nil)
+	empty := g.internStars(p, sc, nil)
 	sc.begin()
 	acc0 := uint32(0)
 	for r := 0; r+1 < len(p.starts); r++ {
 		acc0 = sc.add(p, p.starts[r], acc0)
 	}
-	start := g.finish(p, sc, empty, acc0)
-	s, best := start, uint32(0)
-	if s != deadState && s&specialBit != 0 {
-		s &^= specialBit
-		w := g.tab.Load().w
-		best = w[s+g.xoff+colAcc]
-		if best <= w[s+g.xoff+colMin] {
-			s = deadState
-		}
+	start := g.finish(p, sc, g.nextStars(p, sc, empty), acc0)
+	g.s0, g.best0 = deadState, 0
+	if start != deadState {
+		g.s0, g.best0 = enter(g.tab.Load().w, g.xoff, start, 0)
 	}
-	g.s0, g.best0 = s, best
 	v := uint32(0)
 	if stars != nil {
 		sc.begin()
 		sc.tnext = append(sc.tnext, t...)
-		v = g.finish(p, sc, g.internStars(p, stars), acc)
+		v = g.finish(p, sc, g.internStars(p, sc, stars), acc)
 	}
 	return g, v
+}
+
+// enter returns the state and best answer after entering state t (a
+// transition value, not a sentinel) with best answer best: for a state in
+// which a pattern completes, the better answer, and deadState when no
+// pattern still alive can beat it. The scan loops do the same inline, and
+// must agree.
+func enter(w []uint32, xoff, t, best uint32) (uint32, uint32) {
+	if t&specialBit == 0 {
+		return t, best
+	}
+	t &^= specialBit
+	best = better(best, w[t+xoff+colAcc])
+	if best <= w[t+xoff+colMin] {
+		return deadState, best
+	}
+	return t, best
 }
 
 // tset returns state k's T, as stored in the arena: see item.
@@ -415,8 +430,10 @@ func (g *gen) successor(p *prog, sc *scratch, k int32, c uint32) (int32, uint32)
 		for _, it := range ps.adv[i] {
 			acc = sc.add(p, it+1, acc)
 		}
+		sc.work += len(ps.adv[i])
 	}
 	t := g.tset(k)
+	sc.work += len(ps.classes) + g.items(t)
 	for i := range g.items(t) {
 		if it := g.item(t, i); uint32(p.classes[p.all[it]]) == c && p.kind(it) == itemLiteral {
 			acc = sc.add(p, it+1, acc)
@@ -432,9 +449,15 @@ func (g *gen) nextStars(p *prog, sc *scratch, q int32) int32 {
 	if len(sc.newStars) == 0 {
 		return q
 	}
+	return g.internStars(p, sc, sc.mergeStars(p, g.psets[q].stars))
+}
+
+// mergeStars returns, in sc.pstars, the stars old (sorted) with the new
+// stars of the successor being built, keeping the last star per pattern.
+func (sc *scratch) mergeStars(p *prog, old []int32) []int32 {
 	slices.Sort(sc.newStars)
 	sc.pstars = sc.pstars[:0]
-	old := g.psets[q].stars
+	sc.work += len(old) + len(sc.newStars)
 	i, j := 0, 0
 	for i < len(old) || j < len(sc.newStars) {
 		var it int32
@@ -451,15 +474,14 @@ func (g *gen) nextStars(p *prog, sc *scratch, q int32) int32 {
 		}
 		sc.pstars = append(sc.pstars, it)
 	}
-	return g.internStars(p, sc.pstars)
+	return sc.pstars
 }
 
-// finish turns the successor being built (star set q plus sc.newStars and
-// g.tnext, and acc) into a transition value: the dead state, or a state's
-// offset, marked special when it accepts. It adds the state when new, past
-// the budget too: the caller checks the budget first (fits).
+// finish turns the successor being built (star set q of g, sc.tnext and
+// acc) into a transition value: the dead state, or a state's offset, marked
+// special when it accepts. It adds the state when new, past the budget too:
+// the caller checks the budget first (fits).
 func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
-	q = g.nextStars(p, sc, q)
 	stars := g.psets[q].stars
 	// Transient items: sorted, without duplicates, and without those before
 	// their pattern's star (the star matches everything they could).
@@ -475,6 +497,11 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 		// after it), unless stars are many more than t and a search each
 		// costs less than the walk.
 		search := len(stars) > 8*len(t)
+		if search {
+			sc.work += len(t) * bits.Len(uint(len(stars)))
+		} else {
+			sc.work += len(stars)
+		}
 		j := 0
 		for _, it := range t {
 			if search {
@@ -504,10 +531,6 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 		}
 	}
 	k := int32(len(g.states))
-	if p.reserve > 0 { // a process deciding many inputs: see newGen
-		g.states = room(g.states, 1)
-		g.arena = room(g.arena, 2*len(out))
-	}
 	g.states = append(g.states, stateInfo{pid: q, acc: acc, off: int32(len(g.arena)), hash: uint32(h)})
 	for _, it := range out {
 		if g.wideItems {
@@ -517,8 +540,9 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	}
 	g.index[i] = k + 1
 	if 2*len(g.states) > len(g.index) {
-		g.index = rehash(g.index, len(g.states), p.reserve > 0, func(k int) uint64 { return uint64(g.states[k].hash) })
+		g.index = rehash(g.index, len(g.states), func(k int) uint64 { return uint64(g.states[k].hash) })
 	}
+	sc.work += len(out) + int(g.stride) + len(g.psets[q].classes)
 	g.addRow(p, k, q, out, stars, acc)
 	g.account()
 	return g.value(k)
@@ -569,15 +593,9 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 		}
 		// fits checked need against a narrow table's limit.
 		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
-		if p.reserve > 0 { // a process deciding many inputs: see newGen
-			g.mapped = prefaultAhead(w, 0, need) // before copy writes the old rows
-		}
 		copy(w, tab.w)
 		tab = &table{w: w}
 		defer g.tab.Store(tab) // after the row is written
-	}
-	if p.reserve > 0 && int(base+g.stride) > g.mapped {
-		g.mapped = prefaultAhead(tab.w, g.mapped, int(base+g.stride))
 	}
 	// Nothing reads the row before a cell leading to it is stored.
 	row := tab.w[base : base+g.stride]
@@ -650,28 +668,10 @@ func (g *gen) value(k int32) uint32 {
 	return v
 }
 
-// room returns s with room for n more elements, for a generation of an
-// automaton with a reservation: s itself when it has the room, else s
-// copied into a slice of twice the capacity whose pages are mapped first
-// (prefault), where append would let them fault one at a time as they are
-// written.
-func room[T any](s []T, n int) []T {
-	if len(s)+n <= cap(s) {
-		return s
-	}
-	t := make([]T, len(s), max(2*cap(s), len(s)+n))
-	prefault(t[:cap(t)])
-	copy(t, s)
-	return t
-}
-
 // rehash returns index doubled, with the hashes of the n entries placed
-// again; its pages mapped first when pf (see room).
-func rehash(index []int32, n int, pf bool, hash func(int) uint64) []int32 {
+// again.
+func rehash(index []int32, n int, hash func(int) uint64) []int32 {
 	index = make([]int32, 2*len(index))
-	if pf {
-		prefault(index)
-	}
 	mask := uint64(len(index) - 1)
 	for k := 0; k < n; k++ {
 		i := hash(k) & mask
@@ -685,7 +685,8 @@ func rehash(index []int32, n int, pf bool, hash func(int) uint64) []int32 {
 
 // internStars returns the id of the star set stars (sorted), adding it with
 // its per-class advances when new.
-func (g *gen) internStars(p *prog, stars []int32) int32 {
+func (g *gen) internStars(p *prog, sc *scratch, stars []int32) int32 {
+	sc.work += len(stars)
 	h := hashState(-1, 0, stars)
 	mask := uint64(len(g.pindex) - 1)
 	i := h & mask
@@ -695,6 +696,7 @@ func (g *gen) internStars(p *prog, stars []int32) int32 {
 			return id
 		}
 	}
+	sc.work += 2 * len(stars)
 	ps := starSet{stars: slices.Clone(stars)}
 	for _, s := range stars {
 		c := p.classes[p.all[s+1]] // a literal: stars are collapsed and never last
@@ -711,7 +713,7 @@ func (g *gen) internStars(p *prog, stars []int32) int32 {
 	g.phash = append(g.phash, h)
 	g.pindex[i] = id + 1
 	if 2*len(g.psets) > len(g.pindex) {
-		g.pindex = rehash(g.pindex, len(g.phash), false, func(k int) uint64 { return g.phash[k] })
+		g.pindex = rehash(g.pindex, len(g.phash), func(k int) uint64 { return g.phash[k] })
 	}
 	g.psetBytes += starSetOverhead + 4*cap(ps.stars) + cap(ps.classes)
 	for _, a := range ps.adv {
@@ -766,46 +768,62 @@ func (g *gen) fits(p *prog, n, m int) int {
 }
 
 // miss computes the transition of state s of generation g on class c (a
-// cell the scan found unknown), stores it, and returns the generation to go
-// on in (g, or a new one when g is full), that generation's table, and the
-// transition value. It is the only place that takes a lock.
+// cell the scan found unknown) and returns the generation to go on in, that
+// generation's table, and the transition value: a state of that
+// generation. It is the only place that takes the dfa's mutex.
+//
+// When g is the current generation the transition is stored in g's table
+// for every later input. When g is full, a new generation replaces it (one
+// reset, shared by every goroutine) holding the successor. When g was
+// retired by another input's reset, the successor is computed from g's
+// state and added to the current generation, where the input goes on.
 func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
 	p := &d.prog
-	g.mu.Lock()
-	w := g.tab.Load().w
-	if t := g.cell(w, s, c); t != unknownState { // another input filled it
-		g.mu.Unlock()
-		return g, w, t
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	cur := d.cur.Load()
+	if g == cur {
+		w := g.tab.Load().w
+		if t := g.cell(w, s, c); t != unknownState { // another input filled it
+			return g, w, t
+		}
 	}
 	q, acc := g.successor(p, sc, g.stateIndex(s), c)
-	fit := g.fits(p, len(sc.tnext), len(g.psets[q].stars)+len(sc.newStars))
-	if fit == fitsOK {
-		t := g.finish(p, sc, q, acc)
-		w = g.tab.Load().w
-		g.setCell(w, s, c, t)
-		if d.cur.Load() == g {
-			d.held.Store(int64(g.bytes))
+	// The successor's stars: g's star set q, or (with new stars, or when g
+	// is retired) a list to intern in the generation it goes to.
+	var stars []int32
+	if g != cur || len(sc.newStars) > 0 {
+		stars = g.psets[q].stars
+		if len(sc.newStars) > 0 {
+			stars = sc.mergeStars(p, stars)
 		}
-		g.mu.Unlock()
-		return g, w, t
 	}
-	// g is full: start a new generation with the successor in it, wide
-	// if g was narrow and only its table was full. nextStars may add a
-	// star set to g past the budget; g is left behind.
-	stars := g.psets[g.nextStars(p, sc, q)].stars
+	fit := cur.fits(p, len(sc.tnext), len(stars))
+	if fit == fitsOK {
+		if stars != nil {
+			q = cur.internStars(p, sc, stars)
+		}
+		t := cur.finish(p, sc, q, acc)
+		w := cur.tab.Load().w
+		if g == cur {
+			cur.setCell(w, s, c, t)
+		}
+		d.held.Store(int64(cur.bytes))
+		return cur, w, t
+	}
+	// cur is full: a new generation replaces it, wide if cur was narrow and
+	// only its table was full.
+	if stars == nil {
+		stars = cur.psets[q].stars
+	}
 	if stars == nil {
 		stars = []int32{}
 	}
-	n, t := p.newGen(sc, g.narrow && fit == fitsFull, stars, acc, sc.tnext)
-	g.mu.Unlock()
-	// n is this goroutine's until published: read it before, since
-	// others may add states to it (under n.mu) as soon as it is.
-	nbytes, w := n.bytes, n.tab.Load().w
-	if d.cur.CompareAndSwap(g, n) {
-		d.held.Store(int64(nbytes))
-	}
+	n, t := p.newGen(sc, cur.narrow && fit == fitsFull, stars, acc, sc.tnext)
+	d.cur.Store(n)
+	d.held.Store(int64(n.bytes))
 	if fit == fitsFull {
 		d.clears.Add(1)
 	}
-	return n, w, t
+	return n, n.tab.Load().w, t
 }

@@ -258,8 +258,9 @@ func TestConcurrentLazyStates(t *testing.T) {
 			}
 			// The default cache; a tiny one that clears; a reservation
 			// (states added in place); a reservation of a few rows, which
-			// the table outgrows and is copied from while others read.
-			for _, o := range []struct{ cache, reserve int }{{0, 0}, {2 << 10, 0}, {0, 1 << 20}, {64 << 10, 256}} {
+			// the table outgrows and is copied from while others read; no
+			// states (the fallback decides, from a shared scratch pool).
+			for _, o := range []struct{ cache, reserve int }{{0, 0}, {2 << 10, 0}, {0, 1 << 20}, {64 << 10, 256}, {-1, 0}} {
 				m := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: o.cache, ReserveBytes: o.reserve}).Matcher("Googlebot")
 				var wg sync.WaitGroup
 				for g := 0; g < goroutines; g++ {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -232,9 +233,14 @@ func isRobotsTxt(slash bool, path string) bool {
 	return string(buf[:n]) == robots
 }
 
-// decisionBufSize is the stack buffer through which a URL that needs
-// rewriting (percent-encoding) is fed to the automaton, chunk by chunk.
+// decisionBufSize is the stack buffer into which a path that needs
+// rewriting (percent-encoding, or a '/' in front) is written before it is
+// matched; a longer one goes to a buffer from pathPool.
 const decisionBufSize = 256
+
+// pathPool holds the buffers of paths longer than decisionBufSize: a
+// buffer is kept at the size of the longest path it held.
+var pathPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // Decide decides a URL: absolute (scheme://host/path?query), "//host/path",
 // or a path that starts with '/'; anything else is read as Google's library
@@ -342,27 +348,41 @@ func (m *Matcher) find(slash bool, path string) int {
 	return m.matchNormalized(slash, path)
 }
 
-// matchNormalized feeds "/"+path (when slash) through the semantics'
-// normaliser (Google's: none) into the automaton, chunk by chunk through a
-// stack buffer, and returns the index of the pattern that decides.
+// matchNormalized writes "/"+path (when slash) through the semantics'
+// normaliser (Google's: none) into a buffer, and returns the index of the
+// pattern that decides it: the automaton decides the whole input, so that
+// it can hand it to its fallback (automaton.Set.Match).
 func (m *Matcher) matchNormalized(slash bool, path string) int {
-	var buf [decisionBufSize]byte
-	r := m.set.Start()
+	var stack [decisionBufSize]byte
+	buf := stack[:0]
+	var pooled *[]byte // holds big, the buffer from pathPool, when buf is it
 	if slash {
-		buf[0] = '/'
-		r = m.set.Step(r, buf[:1])
+		buf = append(buf, '/')
 	}
-	for from := 0; from < len(path) && !r.Done(); {
+	for from := 0; from < len(path); {
 		var k int
 		if m.sem == Google {
-			k = copy(buf[:], path[from:])
+			k = copy(buf[len(buf):cap(buf)], path[from:])
 			from += k
 		} else {
-			k, from = compile.NormalizePathInto(buf[:], path, from, m.sem)
+			k, from = compile.NormalizePathInto(buf[len(buf):cap(buf)], path, from, m.sem)
 		}
-		r = m.set.Step(r, buf[:k])
+		buf = buf[:len(buf)+k]
+		if k == 0 && from < len(path) { // full: a byte normalises to at most three
+			pooled = pathPool.Get().(*[]byte)
+			big := *pooled
+			if need := len(buf) + 3*(len(path)-from); cap(big) < need {
+				big = make([]byte, 0, need)
+			}
+			big = append(big[:0], buf...)
+			*pooled, buf = big, big
+		}
 	}
-	return m.set.Result(r)
+	idx := m.set.Match(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	if pooled != nil {
+		pathPool.Put(pooled)
+	}
+	return idx
 }
 
 // Tokens returns the product tokens m was built for.
@@ -385,21 +405,26 @@ func (m *Matcher) Bytes() int {
 	return n
 }
 
-// Stats describes a matcher's automaton.
+// Stats describes a matcher's automaton and how its URLs were decided.
 type Stats struct {
 	Rules    int // merged rules
 	Patterns int // automaton patterns (rules that can match, plus Google's synthetic index.htm rules)
-	Automata int // 0 when no rule can match, else 1
 	States   int // states built so far
 	Classes  int
-	Bytes    int   // memory of the automaton: its patterns' positions and the states built so far
+	Bytes    int   // memory of the automaton: its patterns' positions, the states built so far, the fallback once built
 	Clears   int64 // times the automaton's full cache of states was cleared
+	// GiveUps is the number of URLs on which the automaton's DFA gave up
+	// (building their states cost more than its policy allows), Fallback
+	// the number of URLs its linear fallback decided (those, and the ones
+	// the policy gave it directly): see package automaton.
+	GiveUps, Fallback int64
 }
 
 // Stats returns the size of m's automaton, states built so far included.
 func (m *Matcher) Stats() Stats {
 	st := m.set.Stats()
-	return Stats{Rules: len(m.sel.Rules), Patterns: st.Patterns, Automata: st.Automata, States: st.States, Classes: st.Classes, Bytes: st.Bytes, Clears: st.Clears}
+	return Stats{Rules: len(m.sel.Rules), Patterns: st.Patterns, States: st.States, Classes: st.Classes, Bytes: st.Bytes, Clears: st.Clears,
+		GiveUps: st.GiveUps, Fallback: st.Fallback}
 }
 
 // String dumps the selection, the merged rules in priority order, and the

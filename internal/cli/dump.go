@@ -61,8 +61,8 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			b.WriteByte('\n')
 		}
 		st := m.Stats()
-		fmt.Fprintf(&b, "automata: %d  states: %d  classes: %d  bytes: %d  rules: %d\n",
-			st.Automata, st.States, st.Classes, st.Bytes, st.Rules)
+		fmt.Fprintf(&b, "states: %d  classes: %d  bytes: %d  rules: %d\n",
+			st.States, st.Classes, st.Bytes, st.Rules)
 	}
 	if _, err := io.WriteString(stdout, b.String()); err != nil {
 		return writeFailed(err, exitOK, stderr)

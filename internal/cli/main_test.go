@@ -486,7 +486,7 @@ func TestLint(t *testing.T) {
 	}
 }
 
-var statsLine = regexp.MustCompile(`(?m)^automata: (\d+)  states: (\d+)  classes: (\d+)  bytes: (\d+)  rules: (\d+)\n\z`)
+var statsLine = regexp.MustCompile(`(?m)^states: (\d+)  classes: (\d+)  bytes: (\d+)  rules: (\d+)\n\z`)
 
 // exampleDump is what dump prints for ExampleBot: the group that names it,
 // then its rules in priority order, and no automaton.
@@ -517,8 +517,8 @@ func TestDump(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no stats line at the end of:\n%s", out)
 	}
-	if m[1] == "0" || m[5] != "5" {
-		t.Errorf("stats %q: want automata and 5 rules", m[0])
+	if m[1] == "0" || m[4] != "5" {
+		t.Errorf("stats %q: want states and 5 rules", m[0])
 	}
 	if strings.Contains(out, "line 12: allow /drafts/published/\n  line 12") || strings.Count(out, "line 8: disallow /search") != 1 {
 		t.Errorf("the rules are printed twice:\n%s", out)

@@ -1,0 +1,432 @@
+package automaton
+
+import (
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// pairTable is an open-addressing map from a pair of int32s (not both -1)
+// to an int32: the edges of the tries and of the tree while they are
+// built. It is cheaper than a Go map for the hundred thousand edges of
+// 500 KiB of patterns and allocates only as it grows.
+type pairTable struct {
+	keys []uint64 // the pair plus one; 0: empty
+	vals []int32
+	n    int
+}
+
+// get returns the value of (a, b), or -1.
+func (t *pairTable) get(a, b int32) int32 {
+	k := uint64(uint32(a))<<32 | uint64(uint32(b)) + 1
+	mask := uint64(len(t.keys) - 1)
+	h := k * 0x9E3779B97F4A7C15
+	for i := (h ^ h>>29) & mask; ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case k:
+			return t.vals[i]
+		case 0:
+			return -1
+		}
+	}
+}
+
+// newPairTable returns a table for about n pairs (it grows past them).
+func newPairTable(n int) pairTable {
+	size := 1 << bits.Len(uint(n|15))
+	return pairTable{keys: make([]uint64, size), vals: make([]int32, size)}
+}
+
+// getOrAdd returns the value of (a, b), adding v for it when absent (then
+// added is true).
+func (t *pairTable) getOrAdd(a, b, v int32) (int32, bool) {
+	k := uint64(uint32(a))<<32 | uint64(uint32(b)) + 1
+	mask := uint64(len(t.keys) - 1)
+	h := k * 0x9E3779B97F4A7C15
+	for i := (h ^ h>>29) & mask; ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case k:
+			return t.vals[i], false
+		case 0:
+			t.keys[i], t.vals[i] = k, v
+			if t.n++; 2*t.n > len(t.keys) {
+				t.grow()
+			}
+			return v, true
+		}
+	}
+}
+
+func (t *pairTable) grow() {
+	old := *t
+	*t = newPairTable(len(old.keys))
+	for i, k := range old.keys {
+		if k != 0 {
+			k--
+			t.getOrAdd(int32(k>>32), int32(uint32(k)), old.vals[i])
+		}
+	}
+}
+
+// trieBuilder builds a byteTrie by insertion: node 0 is the root, a node
+// is numbered when first inserted (after its parent), and depth[t] is the
+// length of its string.
+type trieBuilder struct {
+	edges  pairTable
+	parent []int32
+	key    []byte
+	depth  []int32
+}
+
+// newTrieBuilder returns a builder for strings of n bytes in all.
+func newTrieBuilder(n int) *trieBuilder {
+	tb := &trieBuilder{edges: newPairTable(n), parent: make([]int32, 1, n+1), key: make([]byte, 1, n+1), depth: make([]int32, 1, n+1)}
+	tb.parent[0] = -1
+	return tb
+}
+
+// insert adds s and returns its node.
+func (tb *trieBuilder) insert(s string) int32 {
+	t := int32(0)
+	for i := 0; i < len(s); i++ {
+		c, added := tb.edges.getOrAdd(t, int32(s[i]), int32(len(tb.parent)))
+		if added {
+			tb.parent = append(tb.parent, t)
+			tb.key = append(tb.key, s[i])
+			tb.depth = append(tb.depth, tb.depth[t]+1)
+		}
+		t = c
+	}
+	return t
+}
+
+// trie lays the nodes' children out, each node's sorted by byte.
+func (tb *trieBuilder) trie() byteTrie {
+	n := len(tb.parent)
+	tr := byteTrie{at: make([]int32, n+1), key: make([]byte, n-1), kid: make([]int32, n-1)}
+	for c := 1; c < n; c++ {
+		tr.at[tb.parent[c]+1]++
+	}
+	prefixSum(tr.at)
+	next := slices.Clone(tr.at[:n])
+	for c := 1; c < n; c++ { // children are added in the order they were numbered
+		pt := tb.parent[c]
+		k := next[pt]
+		next[pt]++
+		// Insertion sort by byte: a node has few children, or gets them
+		// in order from sorted input.
+		for k > tr.at[pt] && tr.key[k-1] > tb.key[c] {
+			tr.key[k], tr.kid[k] = tr.key[k-1], tr.kid[k-1]
+			k--
+		}
+		tr.key[k], tr.kid[k] = tb.key[c], int32(c)
+	}
+	for k := tr.at[0]; k < tr.at[1]; k++ {
+		tr.root[tr.key[k]] = tr.kid[k]
+	}
+	return tr
+}
+
+// byDepth returns the nodes in order of depth: parents and suffix links
+// (shorter strings) come before a node.
+func (tb *trieBuilder) byDepth() []int32 {
+	maxDepth := int32(0)
+	for _, d := range tb.depth {
+		maxDepth = max(maxDepth, d)
+	}
+	at := make([]int32, maxDepth+2)
+	for _, d := range tb.depth {
+		at[d+1]++
+	}
+	prefixSum(at)
+	order := make([]int32, len(tb.depth))
+	for t, d := range tb.depth {
+		order[at[d]] = int32(t)
+		at[d]++
+	}
+	return order
+}
+
+// buildFallback builds the fallback matcher of p's patterns.
+func buildFallback(p *prog) *fallback {
+	f := &fallback{}
+	n := len(p.starts) - 1
+	// Every pattern's head and pieces: the head's node, then the piece
+	// occurrences' nodes in the pieces' trie (flat, pattern r's from
+	// occAt[r]). The slices are sized from the stars and bytes first.
+	stars, headBytes := 0, 0
+	for r := 0; r < n; r++ {
+		b := p.all[p.starts[r] : p.starts[r+1]-1]
+		if i := strings.IndexByte(b, Wildcard); i >= 0 {
+			stars += strings.Count(b[i:], "*")
+			headBytes += i
+		} else {
+			headBytes += len(b)
+		}
+	}
+	heads := newTrieBuilder(headBytes)
+	headNode := make([]int32, n)
+	pieces := newTrieBuilder(len(p.all) - n - headBytes - stars)
+	occAt := make([]int32, n+1)
+	occ := make([]int32, 0, stars)
+	for r := 0; r < n; r++ {
+		b := p.all[p.starts[r] : p.starts[r+1]-1]
+		i := strings.IndexByte(b, Wildcard)
+		if i < 0 {
+			i = len(b)
+		}
+		headNode[r] = heads.insert(b[:i])
+		f.maxHead = max(f.maxHead, i)
+		for i < len(b) {
+			b = b[i+1:] // a piece: stars are collapsed and never last
+			i = strings.IndexByte(b, Wildcard)
+			if i < 0 {
+				i = len(b)
+			}
+			occ = append(occ, pieces.insert(b[:i]))
+		}
+		occAt[r+1] = int32(len(occ))
+	}
+	f.heads = heads.trie()
+	f.pieces = pieces.trie()
+	f.exact = filled(f.heads.size(), noRank)
+	f.prefix = filled(f.heads.size(), noRank)
+	// Pieces are numbered as first met; pieceAt maps a state to its piece.
+	f.pieceAt = filled(f.pieces.size(), -1)
+	for k, t := range occ {
+		if f.pieceAt[t] < 0 {
+			f.pieceAt[t] = int32(len(f.pieceLen))
+			f.pieceLen = append(f.pieceLen, pieces.depth[t])
+		}
+		occ[k] = f.pieceAt[t]
+	}
+	f.links(pieces.byDepth())
+
+	// The tree below the heads: nodes by (parent, piece), parent -1-head
+	// for a head's children. Ranks come in increasing order, so a node's
+	// best pattern is the first that reaches it.
+	type proto struct{ parent, piece, done, subMin int32 }
+	edges := newPairTable(len(occ))
+	protos := make([]proto, 0, len(occ))
+	var headKids, headTails []headEntry // piece in v until laid out by piece
+	var headKidPiece, headTailPiece []int32
+	var tails []struct{ v, piece, rank int32 }
+	for r := int32(0); r < int32(n); r++ {
+		h, ps := headNode[r], occ[occAt[r]:occAt[r+1]]
+		anch := p.anch[r]
+		switch {
+		case len(ps) == 0 && anch:
+			f.exact[h] = min(f.exact[h], r)
+			continue
+		case len(ps) == 0:
+			f.prefix[h] = min(f.prefix[h], r)
+			continue
+		}
+		mid := ps
+		if anch {
+			mid = ps[:len(ps)-1]
+		}
+		v := -1 - h
+		for _, pc := range mid {
+			c, added := edges.getOrAdd(v, pc, int32(len(protos)))
+			if added {
+				protos = append(protos, proto{v, pc, noRank, r})
+				if v < 0 {
+					headKids = append(headKids, headEntry{head: h, v: c})
+					headKidPiece = append(headKidPiece, pc)
+				}
+			}
+			v = c
+		}
+		switch {
+		case anch && v < 0:
+			headTails = append(headTails, headEntry{head: h, v: r})
+			headTailPiece = append(headTailPiece, ps[len(ps)-1])
+		case anch:
+			tails = append(tails, struct{ v, piece, rank int32 }{v, ps[len(ps)-1], r})
+		default:
+			protos[v].done = min(protos[v].done, r)
+		}
+	}
+	// Number the nodes breadth first: the heads' children first, then each
+	// node's children after those of the nodes before it.
+	kidAt := make([]int32, len(protos)+1) // children by parent, in the order made
+	for _, pr := range protos {
+		if pr.parent >= 0 {
+			kidAt[pr.parent+1]++
+		}
+	}
+	prefixSum(kidAt)
+	kids := make([]int32, kidAt[len(protos)])
+	next := slices.Clone(kidAt)
+	order := make([]int32, 0, len(protos)) // new number -> old
+	for c, pr := range protos {
+		if pr.parent >= 0 {
+			kids[next[pr.parent]] = int32(c)
+			next[pr.parent]++
+		} else {
+			order = append(order, int32(c))
+		}
+	}
+	for k := 0; k < len(order); k++ {
+		old := order[k]
+		order = append(order, kids[kidAt[old]:kidAt[old+1]]...)
+	}
+	renum := make([]int32, len(protos)) // old -> new
+	for nv, old := range order {
+		renum[old] = int32(nv)
+	}
+	tailCount := make([]int32, len(protos))
+	for _, t := range tails {
+		tailCount[t.v]++
+	}
+	f.nodes = make([]fbNode, len(protos)+1)
+	f.tails = make([]tailEntry, len(tails))
+	firstKid, firstTail := int32(0), int32(0)
+	for _, old := range order {
+		firstKid += kidAt[old+1] - kidAt[old]
+	}
+	firstKid = int32(len(protos)) - firstKid // the heads' children come first
+	for nv, old := range order {
+		pr := protos[old]
+		f.nodes[nv] = fbNode{piece: pr.piece, done: pr.done, subMin: pr.subMin, kids: firstKid, tails: firstTail}
+		firstKid += kidAt[old+1] - kidAt[old]
+		firstTail += tailCount[old]
+	}
+	f.nodes[len(protos)] = fbNode{kids: firstKid, tails: firstTail}
+	for nv := range f.nodes[:len(protos)] {
+		next[nv] = f.nodes[nv].tails
+	}
+	for _, t := range tails {
+		nv := renum[t.v]
+		f.tails[next[nv]] = tailEntry{t.piece, t.rank}
+		next[nv]++
+	}
+	for k := range headKids {
+		headKids[k].v = renum[headKids[k].v]
+	}
+	// Each head's children, in order (their numbers are their best ranks'
+	// order), and the children of wide parents by piece.
+	f.rootAt = make([]int32, f.heads.size()+1)
+	for _, e := range headKids {
+		f.rootAt[e.head+1]++
+	}
+	prefixSum(f.rootAt)
+	f.roots = make([]int32, len(headKids))
+	next = slices.Clone(f.rootAt)
+	for _, e := range headKids { // in the order made, which is node order
+		f.roots[next[e.head]] = e.v
+		next[e.head]++
+	}
+	wide := 0
+	for h := range f.heads.size() {
+		if f.rootAt[h+1]-f.rootAt[h] > wideFanout {
+			wide += int(f.rootAt[h+1] - f.rootAt[h])
+		}
+	}
+	for v := range f.nodes[:len(protos)] {
+		if k := f.nodes[v+1].kids - f.nodes[v].kids; k > wideFanout {
+			wide += int(k)
+		}
+	}
+	if wide > 0 {
+		f.wide = newPairTable(2 * wide)
+		for h := range f.heads.size() {
+			if f.rootAt[h+1]-f.rootAt[h] > wideFanout {
+				for _, c := range f.roots[f.rootAt[h]:f.rootAt[h+1]] {
+					f.wide.getOrAdd(int32(-1-h), f.nodes[c].piece, c)
+				}
+			}
+		}
+		for v := range f.nodes[:len(protos)] {
+			if lo, hi := f.nodes[v].kids, f.nodes[v+1].kids; hi-lo > wideFanout {
+				for c := lo; c < hi; c++ {
+					f.wide.getOrAdd(int32(v), f.nodes[c].piece, c)
+				}
+			}
+		}
+	}
+	// The static entries of each piece, by head length.
+	f.initAt, f.init = byPiece(len(f.pieceLen), headKids, headKidPiece, heads.depth)
+	f.initTailAt, f.initTail = byPiece(len(f.pieceLen), headTails, headTailPiece, heads.depth)
+
+	f.bytes = f.heads.memory() + f.pieces.memory() + 4*(cap(f.exact)+cap(f.prefix)+cap(f.fail)+cap(f.pieceLen)+
+		cap(f.pieceAt)+cap(f.out)+cap(f.nextOut)+cap(f.initAt)+cap(f.initTailAt)) +
+		12*(cap(f.init)+cap(f.initTail)) + 8*cap(f.tails) + 20*cap(f.nodes) + 4*(cap(f.rootAt)+cap(f.roots)) + 12*cap(f.wide.keys)
+	return f
+}
+
+// byPiece lays out entries es (of pieces piece) by piece, each piece's
+// ordered by its head's length (headLen, by head node).
+func byPiece(npieces int, es []headEntry, piece []int32, headLen []int32) ([]int32, []headEntry) {
+	at := make([]int32, npieces+1)
+	for _, pc := range piece {
+		at[pc+1]++
+	}
+	prefixSum(at)
+	out := make([]headEntry, len(es))
+	next := slices.Clone(at)
+	for k, e := range es {
+		e.headLen = headLen[e.head]
+		out[next[piece[k]]] = e
+		next[piece[k]]++
+	}
+	for pc := 0; pc < npieces; pc++ {
+		if at[pc+1]-at[pc] > 1 {
+			slices.SortStableFunc(out[at[pc]:at[pc+1]], func(a, b headEntry) int { return int(a.headLen - b.headLen) })
+		}
+	}
+	return at, out
+}
+
+func prefixSum(a []int32) {
+	for i := 1; i < len(a); i++ {
+		a[i] += a[i-1]
+	}
+}
+
+func filled(n int, v int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// links computes the automaton's suffix links and output chains, taking
+// its states in order (by depth: a state's parent and suffix link come
+// before it).
+func (f *fallback) links(order []int32) {
+	tr := &f.pieces
+	n := tr.size()
+	f.fail = make([]int32, n)
+	f.out = filled(n, -1)
+	f.nextOut = filled(n, -1)
+	for _, t := range order {
+		for k := tr.at[t]; k < tr.at[t+1]; k++ {
+			b, c := tr.key[k], tr.kid[k]
+			if t != 0 {
+				// The longest proper suffix of c's string that is a state:
+				// follow t's links until one has a child on b.
+				s := f.fail[t]
+				for {
+					if x := tr.child(s, b); x >= 0 {
+						f.fail[c] = x
+						break
+					}
+					if s == 0 {
+						break
+					}
+					s = f.fail[s]
+				}
+			}
+		}
+		if t != 0 {
+			f.nextOut[t] = f.out[f.fail[t]]
+			f.out[t] = f.nextOut[t]
+		}
+		if f.pieceAt[t] >= 0 {
+			f.out[t] = t
+		}
+	}
+}

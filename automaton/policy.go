@@ -1,0 +1,124 @@
+package automaton
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// The policy that chooses, input by input, between the lazy DFA and the
+// fallback. The DFA is the fast path: once the states an input visits
+// exist, a byte costs one table load. But building a state costs O(items
+// alive), and inputs chosen to reach new states (a hostile site writes its
+// URLs as well as its rules) can make every input build states that no
+// later input uses. RE2 and regex-automata's hybrid DFA give up when too
+// few bytes are scanned per state built; here what is counted is the work
+// itself (scratch.work: items, stars and cells touched while building), so
+// that a few states that are each expensive count as much as many cheap
+// ones.
+//
+//   - An input gives up on the DFA when its misses have cost more than
+//     workLimit: the fallback then decides the whole input. The limit is
+//     a few times what the fallback could cost on it (the patterns' items
+//     plus the input's bytes), so no input costs more than a constant
+//     times the fallback's worst case, and the first inputs of a real
+//     file, which build its states, stay well under it.
+//   - After a give-up, the next inputs go to the fallback directly (skip),
+//     then one input tries the DFA again (a probe), with the same limit. A
+//     probe that gives up doubles the number of inputs skipped (up to
+//     maxSkip); one that succeeds halves it, back to the DFA alone at
+//     zero. The states a probe builds are kept, so the probes of an
+//     automaton whose inputs come back to the same states finish the
+//     work, and it returns to the DFA; a thrashing automaton spends at
+//     most a limit's work per maxSkip inputs on them.
+//
+// The policy's counters are shared by every goroutine and updated without a
+// lock: their races change which engine decides an input, never the
+// answer, and each input's cost stays bounded either way.
+type policy struct {
+	backoff   atomic.Int32 // inputs the fallback decides before the next probe
+	giveUps   atomic.Int64
+	fallbacks atomic.Int64
+	fb        atomic.Pointer[fallback]
+	fbOnce    sync.Once
+}
+
+// Limits of the policy. The work of the DFA is counted in items, stars and
+// transition cells touched; the fallback's in bytes read, piece endings and
+// entries (fbScratch.work): units of a few nanoseconds each, close enough
+// to compare.
+const (
+	// giveUpPerItem, giveUpPerByte and giveUpRows set the work the misses
+	// of an input may have cost when it has scanned i bytes: giveUpPerItem
+	// times the patterns' items (their bytes), plus, for each byte
+	// scanned, giveUpPerByte and giveUpRows rows' worth (a cache that is
+	// still filling builds a state per byte, each costing its row and its
+	// items). The limit grows with the bytes scanned, so an input that
+	// keeps building expensive states gives up early, not at its end. The
+	// first URLs of a real robots.txt build their states with a fraction
+	// of it (no corpus URL gives up: TestPolicy_CorpusNeverGivesUp), and
+	// the fallback costs at most about one unit per item and a few per
+	// byte on any input.
+	giveUpPerItem = 1
+	giveUpPerByte = 64
+	giveUpRows    = 4
+	// maxSkip is the most inputs the fallback decides between two probes.
+	maxSkip = 1 << 12
+	// fallbackOnly is skip for an automaton that builds no states
+	// (Options.CacheBytes < 0).
+	fallbackOnly = 1<<31 - 1
+)
+
+// workLimit returns the work the misses of an input may have cost when it
+// has scanned i bytes: base plus perByte for each.
+func (d *dfa) workLimit() (base, perByte int) {
+	return giveUpPerItem * len(d.all), giveUpPerByte + giveUpRows*(int(d.nclass)+nExtra)
+}
+
+// gaveUp records that an input gave up on the DFA: the next inputs go to
+// the fallback, twice as many as after the last give-up.
+func (d *dfa) gaveUp() {
+	d.giveUps.Add(1)
+	b := min(max(2*d.backoff.Load(), 1), maxSkip)
+	d.backoff.Store(b)
+	d.skip.Store(b)
+}
+
+// probed records that a probe finished on the DFA: half as many inputs
+// are skipped before the next one, none once the count reaches zero.
+func (d *dfa) probed() {
+	b := d.backoff.Load() / 2
+	d.backoff.Store(b)
+	d.skip.Store(b)
+}
+
+// fallback returns d's fallback matcher, building it on first use (once;
+// concurrent callers wait for it).
+func (d *dfa) fallback() *fallback {
+	d.fbOnce.Do(func() { d.fb.Store(buildFallback(&d.prog)) })
+	return d.fb.Load()
+}
+
+// fallbackMatch is match by the fallback: the input ends at its first End
+// byte, and with cls d.fast the answer is refused (false) at an escape byte
+// before it.
+func fallbackMatch[T string | []byte](d *dfa, cls *[256]uint8, in T) (uint32, bool) {
+	n := len(in)
+	esc := cls != &d.classes && d.escClass >= 0
+	for i := 0; i < n; i++ {
+		switch c := int16(cls[in[i]]); {
+		case c == d.endClass:
+			n = i
+		case esc && c == d.escClass:
+			return 0, false
+		}
+	}
+	f := d.fallback()
+	sc := fbPool.Get().(*fbScratch)
+	r := fbMatch(f, sc, in[:n])
+	fbPool.Put(sc)
+	d.fallbacks.Add(1)
+	if r == noRank {
+		return 0, true
+	}
+	return uint32(r) + 1, true
+}

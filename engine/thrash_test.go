@@ -1,0 +1,109 @@
+package engine_test
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/gen"
+)
+
+// thrashShapes are the thrashing shapes (gen.Thrashing), made once.
+var thrashShapes = sync.OnceValue(func() []gen.ThrashCase { return gen.Thrashing(1) })
+
+// TestThrashing_FallbackDecides decides each thrashing shape's short URLs
+// (Google semantics, where '*' is a wildcard): the DFA gives up on them,
+// the fallback decides nearly all of them, and the DFA stops building: a
+// few states per URL at most (the probes'), not one per byte of every URL,
+// and a cache cleared a few times at most (a star set of these shapes holds
+// thousands of stars, so a few dozen fill the cache).
+func TestThrashing_FallbackDecides(t *testing.T) {
+	n := gen.ThrashShortURLs
+	if testing.Short() {
+		n = 300
+	}
+	for _, c := range thrashShapes() {
+		t.Run(c.Name, func(t *testing.T) {
+			m := engine.Compile(c.Body, engine.Options{Semantics: engine.Google}).Matcher("Googlebot")
+			bytes := 0
+			for _, u := range c.Short[:n] {
+				m.Allowed(u)
+				bytes += len(u)
+			}
+			st := m.Stats()
+			t.Logf("%d URLs of %d bytes: %+v", n, bytes, st)
+			if st.GiveUps == 0 || st.Fallback < int64(n)*9/10 {
+				t.Errorf("the fallback decided %d of %d URLs (%d give-ups), want nine in ten at least", st.Fallback, n, st.GiveUps)
+			}
+			if st.Clears > 4 || st.States > bytes/4 {
+				t.Errorf("%d states built and %d clears for %d URL bytes", st.States, st.Clears, bytes)
+			}
+		})
+	}
+}
+
+// TestThrashing_HeapUnderConcurrency has 8 goroutines decide the 2 KiB URLs
+// of the words shape on one matcher (the case that held 133-153 MiB of heap
+// when each goroutine built a private cache generation) and samples the heap
+// meanwhile: it stays within the cache budget, what the compiled file holds
+// (Robots.Bytes, the fallback included) and 8 MiB.
+func TestThrashing_HeapUnderConcurrency(t *testing.T) {
+	var c gen.ThrashCase
+	for _, s := range thrashShapes() {
+		if s.Name == "words" {
+			c = s
+		}
+	}
+	rounds := 6
+	if testing.Short() {
+		rounds = 2
+	}
+	var base runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&base)
+	r := engine.Compile(c.Body, engine.Options{Semantics: engine.Google})
+	m := r.Matcher("Googlebot")
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > peak.Load() {
+				peak.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for k := 0; k < rounds; k++ {
+				for i := range c.Medium {
+					m.Allowed(c.Medium[(i+g*3)%len(c.Medium)])
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	held := r.Bytes()
+	limit := base.HeapAlloc + engine.DefaultCacheBytes + uint64(held) + 8<<20
+	t.Logf("peak heap %.1f MiB over %.1f MiB before compiling; the file holds %.1f MiB; %+v",
+		float64(peak.Load())/(1<<20), float64(base.HeapAlloc)/(1<<20), float64(held)/(1<<20), m.Stats())
+	if peak.Load() > limit {
+		t.Errorf("peak heap %d bytes, want at most %d (before %d, cache %d, file %d, 8 MiB)", peak.Load(), limit, base.HeapAlloc, engine.DefaultCacheBytes, held)
+	}
+}
