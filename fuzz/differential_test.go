@@ -3,7 +3,6 @@ package fuzz
 import (
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,11 +28,6 @@ var agentSets = [][]string{
 // decisions and takes minutes).
 var referenceBudget, maxURLsPerFile = 15000, 60
 
-// maxReferenceCells bounds the reference matcher's work for one URL: the
-// bytes of the patterns with a '*' times the URL's length. Four million
-// cells take a few milliseconds for each agent set.
-const maxReferenceCells = 1 << 22
-
 func init() {
 	if os.Getenv("ROBOTSTXT_DIFF") == "full" {
 		referenceBudget, maxURLsPerFile = 60000, 200
@@ -44,24 +38,22 @@ func init() {
 // of decisions compared and reports disagreements with a reproducer. It
 // decides for every set of agentSets, then for each set of extra, then for
 // the last name a user-agent line of the file gives, upper-cased (a specific
-// group that agentSets may not name, matched ignoring case).
+// group that agentSets may not name, matched ignoring case). Every URL is
+// decided twice: by a matcher whose automaton builds its DFA, and by one
+// that builds no states (CacheBytes < 0), so that its fallback decides.
 func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []compile.Semantics, extra ...[]string) int {
 	n := 0
 	for _, sem := range sems {
 		r := engine.Compile(body, engine.Options{Semantics: sem})
+		rf := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: -1})
 		f := r.File()
 		sets := append(append([][]string(nil), agentSets...), extra...)
 		if a := lastAgentName(f); a != "" {
 			sets = append(sets, []string{strings.ToUpper(a)})
 		}
-		rules, starBytes := 0, 0
+		rules := 0
 		for _, g := range f.Groups {
 			rules += len(g.Rules)
-			for _, r := range g.Rules {
-				if strings.Contains(r.Pattern, "*") {
-					starBytes += len(r.Pattern)
-				}
-			}
 		}
 		limit := referenceBudget / (rules + 1)
 		limit = max(10, min(limit, maxURLsPerFile))
@@ -75,25 +67,23 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 			}
 			urls = append(urls, u)
 		}
-		// The reference fills a table of pattern by path bytes for each
-		// pattern with a '*': leave out the URLs that would cost it more
-		// than maxReferenceCells (long generated URLs against long
-		// wildcard patterns, which the fuzzer finds, take seconds each).
-		urls = slices.DeleteFunc(urls, func(u string) bool { return starBytes*(len(u)+1) > maxReferenceCells })
 		for _, agents := range sets {
-			m := r.Matcher(agents...)
+			m, mf := r.Matcher(agents...), rf.Matcher(agents...)
 			for _, u := range urls {
-				got := m.Decide(u)
 				want := DecideFile(f, agents, u)
-				n++
-				if a := m.Allowed(u); a != want.Allowed {
-					t.Errorf("%s: Allowed(%q) = %v (%s, %q), reference %v\n%s", name, u, a, sem, agents, want.Allowed, Reproducer(body, agents, u, sem))
-					return n
-				}
-				if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
-					t.Errorf("%s: engine and reference disagree (%s, %q, %q): engine allowed=%v line=%d (%s %q), reference allowed=%v line=%d (%s %q)\n%s",
-						name, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, got.Rule.Pattern, want.Allowed, want.Line, want.Reason, want.Pattern, Reproducer(body, agents, u, sem))
-					return n
+				for k, m := range []*engine.Matcher{m, mf} {
+					by := [...]string{"DFA", "fallback"}[k]
+					got := m.Decide(u)
+					n++
+					if a := m.Allowed(u); a != want.Allowed {
+						t.Errorf("%s: Allowed(%q) = %v (%s, %q, %s), reference %v\n%s", name, u, a, sem, agents, by, want.Allowed, Reproducer(body, agents, u, sem))
+						return n
+					}
+					if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
+						t.Errorf("%s: engine (%s) and reference disagree (%s, %q, %q): engine allowed=%v line=%d (%s %q), reference allowed=%v line=%d (%s %q)\n%s",
+							name, by, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, got.Rule.Pattern, want.Allowed, want.Line, want.Reason, want.Pattern, Reproducer(body, agents, u, sem))
+						return n
+					}
 				}
 			}
 		}

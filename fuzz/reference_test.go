@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -333,6 +334,63 @@ func TestNormalized(t *testing.T) {
 	for _, tt := range paths {
 		if got := NormalizedPath(tt.in, tt.sem); got != tt.want {
 			t.Errorf("NormalizedPath(%q, %s) = %q, want %q", tt.in, tt.sem, got, tt.want)
+		}
+	}
+}
+
+// matchTable is Match by the plain dynamic programme: row[j] reports
+// whether the pattern bytes seen so far match path[:j]. O(pattern*path).
+func matchTable(pattern, path string) bool {
+	anchored := strings.HasSuffix(pattern, "$")
+	if anchored {
+		pattern = pattern[:len(pattern)-1]
+	}
+	row := make([]bool, len(path)+1)
+	next := make([]bool, len(path)+1)
+	row[0] = true
+	for i := 0; i < len(pattern); i++ {
+		p := pattern[i]
+		for j := 0; j <= len(path); j++ {
+			if p == '*' {
+				// '*' matches nothing (row[j]) or one more byte (next[j-1]).
+				next[j] = row[j] || (j > 0 && next[j-1])
+			} else {
+				next[j] = j > 0 && row[j-1] && path[j-1] == p
+			}
+		}
+		row, next = next, row
+	}
+	if anchored {
+		return row[len(path)]
+	}
+	for _, ok := range row {
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMatch_AgreesWithTable compares Match, which takes the first
+// occurrence of each literal part, with the dynamic programme over every
+// (pattern, path) position, on random patterns and paths over small
+// alphabets (where parts overlap and repeat).
+func TestMatch_AgreesWithTable(t *testing.T) {
+	r := rand.New(rand.NewSource(9309))
+	for k := 0; k < 200000; k++ {
+		var pb, ib strings.Builder
+		for n := r.Intn(9); n > 0; n-- {
+			pb.WriteByte("ab*$/"[r.Intn(5)])
+		}
+		if r.Intn(3) == 0 {
+			pb.WriteByte('$')
+		}
+		for n := r.Intn(12); n > 0; n-- {
+			ib.WriteByte("ab$/"[r.Intn(4)])
+		}
+		p, in := pb.String(), ib.String()
+		if got, want := Match(p, in), matchTable(p, in); got != want {
+			t.Fatalf("Match(%q, %q) = %v, the table says %v", p, in, got, want)
 		}
 	}
 }
