@@ -488,8 +488,8 @@ func TestString_Golden(t *testing.T) {
 	}
 }
 
-// FuzzMatch compares the automata with the brute-force matcher on small
-// alphabets. The input encodes patterns and a query: parts separated by '\n';
+// FuzzMatch compares the automata, and the fallback's scan and search each,
+// with the brute-force matcher on small alphabets. The input encodes patterns and a query: parts separated by '\n';
 // the last part is the query; a leading '$' marks an anchored pattern; a cache
 // budget from the first byte forces clearing.
 func FuzzMatch(f *testing.F) {
@@ -515,6 +515,18 @@ func FuzzMatch(f *testing.F) {
 			ps = append(ps, Pattern{Bytes: p, Anchored: anch, Priority: uint64(len(p)*3 + i%3)})
 		}
 		checkAgainstBrute(t, ps, Compile(ps, Options{CacheBytes: budget * 64}), in)
+		// The fallback's scan and search, each (Match takes the search for
+		// inputs this short).
+		if set := Compile(ps, Options{CacheBytes: -1}); set.d != nil {
+			want := bruteBest(ps, in)
+			scan, search, ok := fbBoth(set.d.fallback(), in)
+			if got := set.answer(scan); got != want {
+				t.Fatalf("the fallback's scan of %q = %d, want %d\npatterns: %#v", in, got, want, ps)
+			}
+			if got := set.answer(search); !ok || got != want {
+				t.Fatalf("the fallback's search of %q = %d (%v), want %d\npatterns: %#v", in, got, ok, want, ps)
+			}
+		}
 	})
 }
 
