@@ -36,15 +36,41 @@
 // a hundred URLs of a site builds the few dozen states they visit, not the
 // thousands a full construction would. The states built are kept in a cache
 // of at most Options.CacheBytes per automaton: when it is full it is
-// cleared and the input goes on, so time stays linear in the input (one
-// state built per byte at worst) and memory bounded, whatever the patterns.
+// cleared and the input goes on.
+//
+// The inputs may be chosen to defeat the cache: a site writes the links a
+// crawler finds as well as its rules, and can pick URLs that each reach
+// states no URL reached before, each costing O(positions alive) to build
+// (thousands of patterns, each alive at every byte). So every input's
+// misses are counted in work (positions, stars and cells touched), and an
+// input whose work passes a limit (the patterns' bytes, plus a state's
+// worth per byte scanned) gives up on the DFA: a fallback matcher decides
+// the whole input, and the inputs after it, until a probe shows the DFA
+// pays again (policy.go). The fallback (fallback.go) matches each pattern
+// as a head and literal pieces, taking each piece's first occurrence: one
+// Aho-Corasick pass over the input finds the pieces, and a tree of the
+// patterns' piece sequences, searched best first by priority, shares the
+// work of patterns with a common beginning. Its cost per input byte does
+// not grow with the number of patterns alive: O(1) amortised plus the
+// pieces ending at that byte (at most the number of distinct piece
+// lengths), plus O(1) per tree node reached, at most once each per input.
+// A bit-parallel simulation of the positions was the other candidate: its
+// cost per byte is the positions over 64, some 8,000 words a byte for 500
+// KiB of patterns, where the pieces' automaton costs a few steps. An input
+// so costs at most the limit's work in the DFA plus the fallback's, whatever
+// the patterns and the input; LIMITS.md gives the numbers.
 //
 // Concurrency. A Set is safe for concurrent use. The scan reads transition
 // cells with atomic loads and takes no lock; a cell not computed yet is
 // computed under the automaton's mutex and published with an atomic store.
-// A table that grows, or a cache that is cleared, is a new object published
-// by an atomic pointer, so a reader never sees a torn one: it goes on with
-// the one it holds, whose states stay valid.
+// A table that grows, or a cache that is replaced, is a new object
+// published by an atomic pointer, so a reader never sees a torn one: it
+// goes on with the one it holds, whose states stay valid. A full cache is
+// replaced once for every goroutine, under the mutex; an input still in the
+// old one moves to the new one at its next miss, so that the states held
+// stay within the budget plus the generations that inputs finishing
+// without a miss still read. The fallback is built on first use, once, and
+// is immutable; its per-input scratch comes from a pool.
 //
 // Each byte costs a table load whose result gives the next load's address,
 // so a plain scan waits for every load in turn. In a narrow table two tests

@@ -104,8 +104,11 @@ const (
 // after it, so P is interned once per generation with, per byte class, the
 // items it advances. T is the set of the other items, the partial matches in
 // progress (literal items, and anchored end items waiting for the input to
-// end); it is small. A transition then costs O(|T| + the items P advances
-// on that class), not O(|P|).
+// end); it is small. A transition whose patterns reach no new star costs
+// O(|T| + the items P advances on that class), not O(|P|); one in which a
+// pattern reaches a later star makes a new star set, which costs O(|P|) to
+// merge, hash and intern. On files where thousands of stars are alive that
+// is what a state costs, and what the give-up policy counts (policy.go).
 type starSet struct {
 	stars   []int32   // sorted star items
 	classes []byte    // classes on which the item after some star advances

@@ -22,11 +22,11 @@ import (
 //     plus the input's bytes), so no input costs more than a constant
 //     times the fallback's worst case, and the first inputs of a real
 //     file, which build its states, stay well under it.
-//   - After a give-up, the next inputs go to the fallback directly (skip),
-//     then one input tries the DFA again (a probe), with the same limit. A
-//     probe that gives up doubles the number of inputs skipped (up to
-//     maxSkip); one that succeeds halves it, back to the DFA alone at
-//     zero. The states a probe builds are kept, so the probes of an
+//   - After a give-up, the next inputs go to the fallback directly (skip,
+//     minSkip after the first), then one input tries the DFA again (a
+//     probe), with the same limit. A probe that gives up doubles the
+//     number of inputs skipped (up to maxSkip); one that succeeds halves
+//     it, back to the DFA alone below minSkip. The states a probe builds are kept, so the probes of an
 //     automaton whose inputs come back to the same states finish the
 //     work, and it returns to the DFA; a thrashing automaton spends at
 //     most a limit's work per maxSkip inputs on them.
@@ -61,7 +61,12 @@ const (
 	giveUpPerItem = 1
 	giveUpPerByte = 64
 	giveUpRows    = 4
-	// maxSkip is the most inputs the fallback decides between two probes.
+	// minSkip is the number of inputs the fallback decides after a first
+	// give-up, and maxSkip the most it decides between two probes. A probe
+	// may cost a whole limit, so the first skips are long: on a hostile
+	// file whose crawler decides twenty URLs, probes after 1, 2 and 4 of
+	// them spent more than the fallback's work on all twenty.
+	minSkip = 64
 	maxSkip = 1 << 12
 	// fallbackOnly is skip for an automaton that builds no states
 	// (Options.CacheBytes < 0).
@@ -78,7 +83,7 @@ func (d *dfa) workLimit() (base, perByte int) {
 // the fallback, twice as many as after the last give-up.
 func (d *dfa) gaveUp() {
 	d.giveUps.Add(1)
-	b := min(max(2*d.backoff.Load(), 1), maxSkip)
+	b := min(max(2*d.backoff.Load(), minSkip), maxSkip)
 	d.backoff.Store(b)
 	d.skip.Store(b)
 }
@@ -87,6 +92,9 @@ func (d *dfa) gaveUp() {
 // are skipped before the next one, none once the count reaches zero.
 func (d *dfa) probed() {
 	b := d.backoff.Load() / 2
+	if b < minSkip {
+		b = 0
+	}
 	d.backoff.Store(b)
 	d.skip.Store(b)
 }

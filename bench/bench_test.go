@@ -337,3 +337,56 @@ func adversarialRun(lib Library, in input) error {
 	}
 	return nil
 }
+
+// thrashingLibraries are the libraries BenchmarkThrashing compares: ours and
+// the two the thrashing issue measured against (the others parse the file
+// again per URL, or simulate patterns by backtracking or regexp, and overrun
+// any cap on these inputs).
+var thrashingLibraries = []string{"robotstxt", "slyrz", "temoto"}
+
+// thrashingInputs are the thrashing shapes of gen.Thrashing, each with its
+// three URL sets: INPUT is SHAPE-short (2,000 URLs of 2 to 64 bytes),
+// SHAPE-2KiB (20 URLs) and SHAPE-64KiB (one URL).
+var thrashingInputs = sync.OnceValue(func() []input {
+	var ins []input
+	for _, c := range gen.Thrashing(1) {
+		ins = append(ins,
+			input{name: c.Name + "-short", body: c.Body, urls: c.Short},
+			input{name: c.Name + "-2KiB", body: c.Body, urls: c.Medium},
+			input{name: c.Name + "-64KiB", body: c.Body, urls: []string{c.Long}},
+		)
+	}
+	return ins
+})
+
+// BenchmarkThrashing measures each library of thrashingLibraries on the
+// thrashing shapes, files whose wildcard rules keep thousands of patterns
+// alive at every byte, with URLs chosen so that nearly every URL reaches
+// states of an automaton that no URL reached before. One op parses, binds
+// and decides every URL of the input (SetBytes counts the body and the
+// URLs), as BenchmarkAdversarial does; the first run is guarded the same
+// way. In -short mode only the 2 KiB sets run.
+func BenchmarkThrashing(b *testing.B) {
+	for _, name := range thrashingLibraries {
+		lib, err := LibraryNamed(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(lib.Name, func(b *testing.B) {
+			for _, in := range thrashingInputs() {
+				if testing.Short() && !strings.HasSuffix(in.name, "-2KiB") {
+					continue
+				}
+				b.Run(in.name, func(b *testing.B) {
+					guard(b, "Thrashing/"+lib.Name+"/"+in.name, adversarialCap())
+					b.SetBytes(int64(len(in.body)) + in.avgURLLen()*int64(len(in.urls)))
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						_ = adversarialRun(lib, in)
+					}
+				})
+			}
+		})
+	}
+}

@@ -244,7 +244,7 @@ func runHelper(spec string) int {
 }
 
 // probeFunc returns the first run of the guarded benchmark named key:
-// "Parse/LIB/INPUT" (also "FirstDecision/LIB/INPUT"), "Decide/VARIANT/INPUT", "DecideDistinct/LIB", "Adversarial/LIB/INPUT" or
+// "Parse/LIB/INPUT" (also "FirstDecision/LIB/INPUT"), "Decide/VARIANT/INPUT", "DecideDistinct/LIB", "Adversarial/LIB/INPUT", "Thrashing/LIB/INPUT" or
 // "Scaling/rules=N". The benchmarks time the same functions.
 func probeFunc(key string) (func() error, error) {
 	p := strings.Split(key, "/")
@@ -270,12 +270,16 @@ func probeFunc(key string) (func() error, error) {
 			return nil, err
 		}
 		return func() error { _, err := distinctRun(lib); return err }, nil
-	case len(p) == 3 && p[0] == "Adversarial":
+	case len(p) == 3 && (p[0] == "Adversarial" || p[0] == "Thrashing"):
 		lib, err := LibraryNamed(p[1])
 		if err != nil {
 			return nil, err
 		}
-		in, err := inputNamed(adversarialInputs(), p[2])
+		ins := adversarialInputs()
+		if p[0] == "Thrashing" {
+			ins = thrashingInputs()
+		}
+		in, err := inputNamed(ins, p[2])
 		return func() error { return adversarialRun(lib, in) }, err
 	case len(p) == 2 && p[0] == "Scaling":
 		var n int
