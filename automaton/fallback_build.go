@@ -68,19 +68,92 @@ func (t *pairTable) grow() {
 	}
 }
 
+// edgeIndex finds the edges of a tree being built, each an id whose key
+// (its parent and label) the builder keeps in its own slices (keys): the
+// index holds id+1 per slot, 0 for none, four bytes where a table of keys
+// and values takes twelve (what the index costs is mostly the first touch
+// of its pages).
+type edgeIndex[K edgeKeys] struct {
+	slots []int32
+	n     int
+}
+
+// edgeKeys gives the key of an edge id.
+type edgeKeys interface {
+	edgeKey(id int32) uint64
+}
+
+func edgeKey(parent, label int32) uint64 { return uint64(uint32(parent))<<32 | uint64(uint32(label)) }
+
+func hashEdge(k uint64) uint64 {
+	h := k * 0x9E3779B97F4A7C15
+	return h ^ h>>29
+}
+
+// find returns the id of the edge with key k, or -1 and the slot where it
+// would go.
+func (x *edgeIndex[K]) find(keys K, k uint64) (int32, uint64) {
+	if len(x.slots) == 0 {
+		x.slots = make([]int32, startEntries)
+	}
+	mask := uint64(len(x.slots) - 1)
+	for i := hashEdge(k) & mask; ; i = (i + 1) & mask {
+		id := x.slots[i] - 1
+		if id < 0 {
+			return -1, i
+		}
+		if keys.edgeKey(id) == k {
+			return id, i
+		}
+	}
+}
+
+// add puts id at slot i (from find), and grows the index when it is half
+// full.
+func (x *edgeIndex[K]) add(keys K, i uint64, id int32) {
+	x.slots[i] = id + 1
+	if x.n++; 2*x.n > len(x.slots) {
+		old := x.slots
+		x.slots = make([]int32, 2*len(old))
+		mask := uint64(len(x.slots) - 1)
+		for _, v := range old {
+			if v != 0 {
+				j := hashEdge(keys.edgeKey(v-1)) & mask
+				for x.slots[j] != 0 {
+					j = (j + 1) & mask
+				}
+				x.slots[j] = v
+			}
+		}
+	}
+}
+
 // trieBuilder builds a byteTrie by insertion: node 0 is the root, a node
 // is numbered when first inserted (after its parent), and depth[t] is the
 // length of its string.
 type trieBuilder struct {
-	edges  pairTable
-	parent []int32
-	key    []byte
-	depth  []int32
+	edges edgeIndex[trieKeys]
+	trieKeys
+	depth []int32
 }
 
-// newTrieBuilder returns a builder for strings of n bytes in all.
-func newTrieBuilder(n int) *trieBuilder {
-	tb := &trieBuilder{edges: newPairTable(n), parent: make([]int32, 1, n+1), key: make([]byte, 1, n+1), depth: make([]int32, 1, n+1)}
+// trieKeys are a trie node's parent and byte.
+type trieKeys struct {
+	parent []int32
+	key    []byte
+}
+
+func (k trieKeys) edgeKey(id int32) uint64 { return edgeKey(k.parent[id], int32(k.key[id])) }
+
+// startEntries is the size a builder's table and slices start at: they
+// grow as entries come, because repeated strings share their nodes, and a
+// table sized for every byte of the strings would be mostly empty memory,
+// whose first touch costs a page fault a page.
+const startEntries = 1 << 12
+
+// newTrieBuilder returns an empty builder.
+func newTrieBuilder() *trieBuilder {
+	tb := &trieBuilder{trieKeys: trieKeys{parent: make([]int32, 1, startEntries), key: make([]byte, 1, startEntries)}, depth: make([]int32, 1, startEntries)}
 	tb.parent[0] = -1
 	return tb
 }
@@ -89,11 +162,14 @@ func newTrieBuilder(n int) *trieBuilder {
 func (tb *trieBuilder) insert(s string) int32 {
 	t := int32(0)
 	for i := 0; i < len(s); i++ {
-		c, added := tb.edges.getOrAdd(t, int32(s[i]), int32(len(tb.parent)))
-		if added {
+		k := edgeKey(t, int32(s[i]))
+		c, slot := tb.edges.find(tb.trieKeys, k)
+		if c < 0 {
+			c = int32(len(tb.parent))
 			tb.parent = append(tb.parent, t)
 			tb.key = append(tb.key, s[i])
 			tb.depth = append(tb.depth, tb.depth[t]+1)
+			tb.edges.add(tb.trieKeys, slot, c)
 		}
 		t = c
 	}
@@ -147,26 +223,26 @@ func (tb *trieBuilder) byDepth() []int32 {
 	return order
 }
 
+// proto is a node of the fallback's tree while it is built: its parent (a
+// head h as -1-h), its piece, and its best ranks (fbNode's done and
+// subMin).
+type proto struct{ parent, piece, done, subMin int32 }
+
+type protos []proto
+
+func (ps protos) edgeKey(id int32) uint64 { return edgeKey(ps[id].parent, ps[id].piece) }
+
 // buildFallback builds the fallback matcher of p's patterns.
 func buildFallback(p *prog) *fallback {
 	f := &fallback{}
 	n := len(p.starts) - 1
 	// Every pattern's head and pieces: the head's node, then the piece
 	// occurrences' nodes in the pieces' trie (flat, pattern r's from
-	// occAt[r]). The slices are sized from the stars and bytes first.
-	stars, headBytes := 0, 0
-	for r := 0; r < n; r++ {
-		b := p.all[p.starts[r] : p.starts[r+1]-1]
-		if i := strings.IndexByte(b, Wildcard); i >= 0 {
-			stars += strings.Count(b[i:], "*")
-			headBytes += i
-		} else {
-			headBytes += len(b)
-		}
-	}
-	heads := newTrieBuilder(headBytes)
+	// occAt[r]).
+	stars := strings.Count(p.all, "*")
+	heads := newTrieBuilder()
 	headNode := make([]int32, n)
-	pieces := newTrieBuilder(len(p.all) - n - headBytes - stars)
+	pieces := newTrieBuilder()
 	occAt := make([]int32, n+1)
 	occ := make([]int32, 0, stars)
 	for r := 0; r < n; r++ {
@@ -205,9 +281,8 @@ func buildFallback(p *prog) *fallback {
 	// The tree below the heads: nodes by (parent, piece), parent -1-head
 	// for a head's children. Ranks come in increasing order, so a node's
 	// best pattern is the first that reaches it.
-	type proto struct{ parent, piece, done, subMin int32 }
-	edges := newPairTable(len(occ))
-	protos := make([]proto, 0, len(occ))
+	var edges edgeIndex[protos]
+	protos := make(protos, 0, len(occ))
 	var headKids, headTails []headEntry // piece in v until laid out by piece
 	var headKidPiece, headTailPiece []int32
 	var tails []struct{ v, piece, rank int32 }
@@ -228,9 +303,11 @@ func buildFallback(p *prog) *fallback {
 		}
 		v := -1 - h
 		for _, pc := range mid {
-			c, added := edges.getOrAdd(v, pc, int32(len(protos)))
-			if added {
+			c, slot := edges.find(protos, edgeKey(v, pc))
+			if c < 0 {
+				c = int32(len(protos))
 				protos = append(protos, proto{v, pc, noRank, r})
+				edges.add(protos, slot, c)
 				if v < 0 {
 					headKids = append(headKids, headEntry{head: h, v: c})
 					headKidPiece = append(headKidPiece, pc)

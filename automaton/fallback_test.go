@@ -143,3 +143,52 @@ func TestFallback_NoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestFallback_MemoryPerPatternByte builds the fallback of half a megabyte
+// of patterns in the shapes that make each of its parts largest: distinct
+// long heads (the heads' trie), distinct long pieces (the pieces'
+// automaton), one-byte pieces by the hundred thousand (the tree), and
+// checks what it holds against the bound LIMITS.md gives: 32 bytes per
+// pattern byte. Every part is linear in the patterns' bytes: a trie node
+// per byte at most, a tree node per star.
+func TestFallback_MemoryPerPatternByte(t *testing.T) {
+	r := rand.New(rand.NewSource(34))
+	letter := func() byte { return byte('0' + r.Intn(70)) }
+	for _, shape := range []string{"long-heads", "long-pieces", "short-pieces"} {
+		var ps []Pattern
+		for total := 0; total < 500000; {
+			b := []byte{'/'}
+			switch shape {
+			case "long-heads":
+				for k := 0; k < 24; k++ {
+					b = append(b, letter())
+				}
+				b = append(b, '*', letter())
+			case "long-pieces":
+				for k := 0; k < 3; k++ {
+					b = append(b, '*')
+					for j := 0; j < 8; j++ {
+						b = append(b, letter())
+					}
+				}
+			case "short-pieces":
+				for k := 0; k < 10; k++ {
+					b = append(b, '*', letter())
+				}
+			}
+			ps = append(ps, Pattern{Bytes: string(b), Anchored: r.Intn(2) == 0, Priority: uint64(len(ps))})
+			total += len(b)
+		}
+		set := Compile(ps, Options{CacheBytes: -1})
+		f := set.d.fallback()
+		perByte := float64(f.bytes) / float64(len(set.d.all))
+		t.Logf("%s: %d patterns, %d bytes: the fallback holds %d bytes (%.1f a byte; %d tree nodes, %d pieces, %d head nodes)",
+			shape, len(ps), len(set.d.all), f.bytes, perByte, len(f.nodes)-1, len(f.pieceLen), f.heads.size())
+		if perByte > 32 {
+			t.Errorf("%s: the fallback holds %.1f bytes per pattern byte, want at most 32", shape, perByte)
+		}
+		if set.Bytes() < f.bytes {
+			t.Errorf("%s: Bytes %d does not count the fallback's %d", shape, set.Bytes(), f.bytes)
+		}
+	}
+}
