@@ -47,9 +47,8 @@ const DefaultMaxPacedHosts = 10000
 //   - The Client's own robots.txt fetches, and the redirects they follow, go
 //     to Base untouched too, so a Client whose Options.HTTPClient is built on
 //     this very Transport works and never recurses: every fetch made by a
-//     Client carries a marker in its request context (the one in which it
-//     counts redirects), and RoundTrip sends any request that carries it
-//     straight to Base.
+//     Client carries a marker in its request context, and RoundTrip sends
+//     any request that carries it straight to Base.
 //
 // Pacing (CrawlDelay): the requests to one origin (scheme://host[:port]) are
 // started at least the crawl-delay of Agent's groups apart
@@ -88,9 +87,11 @@ type Transport struct {
 
 // DisallowedError is the error of a request that robots.txt disallows. No
 // part of the request was sent. An http.Client returns it wrapped in a
-// *url.Error: use errors.As.
+// *url.Error: use errors.As. Its Error text stays short whatever the
+// server sent: it is made of bounded parts.
 type DisallowedError struct {
-	// URL is the request's URL, without a password.
+	// URL is the request's URL, without a password, cut to MaxURLLength
+	// (a redirect the http.Client follows can be megabytes long).
 	URL string
 	// Method is the request's method.
 	Method string
@@ -123,7 +124,7 @@ func (e *DisallowedError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(d.Rule.Kind.String())
 		b.WriteByte(' ')
-		b.WriteString(d.Rule.Value)
+		b.WriteString(cutText(d.Rule.Value, MaxErrorLength))
 		if e.Result.Source == Stale {
 			b.WriteString(" (a stale copy: the file is unreachable now)")
 		}
@@ -131,9 +132,11 @@ func (e *DisallowedError) Error() string {
 		b.WriteString(e.Result.RobotsURL)
 		b.WriteByte(' ')
 		b.WriteString(e.Result.Source.String())
+		// Result.Err of a Client is bounded by MaxErrorLength; one a
+		// caller made up may not be.
 		if e.Result.Err != nil {
 			b.WriteString(" (")
-			b.WriteString(e.Result.Err.Error())
+			b.WriteString(cutText(e.Result.Err.Error(), MaxErrorLength))
 			b.WriteByte(')')
 		}
 		b.WriteString(": everything is disallowed")
@@ -194,7 +197,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !d.Allowed {
 		closeBody(req)
 		t.disallowed.Add(1)
-		return nil, &DisallowedError{URL: req.URL.Redacted(), Method: method(req), Agent: t.Agent, Decision: d, Result: res}
+		return nil, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: t.Agent, Decision: d, Result: res}
 	}
 	if t.CrawlDelay {
 		if err := t.pace(ctx, &res); err != nil {
@@ -218,10 +221,9 @@ func (t *Transport) CloseIdleConnections() {
 }
 
 // isClientFetch reports whether ctx is the context of a Client's own
-// robots.txt fetch: Client.get puts the redirect counter in it.
+// robots.txt fetch: Client.get marks it.
 func isClientFetch(ctx context.Context) bool {
-	_, ok := ctx.Value(redirectsKey{}).(*int)
-	return ok
+	return ctx.Value(clientFetchKey{}) != nil
 }
 
 func closeBody(req *http.Request) {
