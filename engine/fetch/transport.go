@@ -55,7 +55,9 @@ const DefaultMaxPacedHosts = 10000
 // to Base at least the crawl-delay of Agent's groups apart
 // (engine.Extensions.CrawlDelay, at most engine.MaxCrawlDelay), counted from
 // when one request goes to when the next goes, each read under the pacer's
-// lock, so no gap is ever shorter. Origins without a crawl-delay are not
+// lock, so no gap is ever shorter (the server sees each request later by
+// however long Base and the network take, which varies by a millisecond or
+// so). Origins without a crawl-delay are not
 // slowed and cost no memory. What a crawler sees when it asks faster than a
 // site allows:
 //
