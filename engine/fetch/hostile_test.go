@@ -368,7 +368,7 @@ func TestRFC9309_StatusLines(t *testing.T) {
 // replies is cut by the header size limit of the Client's own transport:
 // unreachable, long before the Timeout.
 func TestFault_InformationalFlood(t *testing.T) {
-	s := newRawServer(t, endless("HTTP/1.1 100 Continue\r\n\r\n"+strings.Repeat("HTTP/1.1 100 Continue\r\nX-Filler: y\r\n\r\n", 1<<20)))
+	s := newRawServer(t, endless("HTTP/1.1 100 Continue\r\n\r\n"+strings.Repeat("HTTP/1.1 100 Continue\r\nX-Filler: y\r\n\r\n", DefaultMaxHeaderBytes/8)))
 	res := lookupWithin(t, New(Options{Timeout: time.Hour}), s.URL+"/")
 	wantSource(t, res, UnreachableDefault)
 	wantBounded(t, res)
