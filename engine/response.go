@@ -10,7 +10,8 @@ package engine
 //     at least five in a row, also to other hosts, and the file found applies
 //     to the original URL's scheme, host and port (RFC 9309 section 2.3.1.2).
 //     A 3xx that reaches FromResponse is one that could not be followed (no
-//     Location, 304, more than five redirects): the robots.txt is
+//     Location, one that cannot be parsed or names no host, a scheme other
+//     than http and https, 304, more than five redirects): the robots.txt is
 //     unavailable and everything is allowed, as RFC 9309 lets a crawler
 //     assume and Google does (it treats it as a 404). A caller that sent a
 //     conditional request should use its cached copy on 304 instead.

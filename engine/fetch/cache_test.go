@@ -398,7 +398,8 @@ func TestCache_LRUBytes(t *testing.T) {
 	body := robotsBody + strings.Repeat("# padding\n", 1000) // 10 KB
 	s := newServer(t, serveRobots(200, body))
 	tr := routingTransport(s.Listener.Addr().String())
-	per := int64(EntryOverhead + len("http://a.test") + engine.Compile([]byte(body), engine.Options{}).Bytes())
+	// The overhead, the robots.txt URL and the same as FinalURL, the file.
+	per := int64(EntryOverhead + 2*len("http://a.test/robots.txt") + engine.Compile([]byte(body), engine.Options{}).Bytes())
 	c := New(Options{MaxBytes: 2*per + per/2, HTTPClient: &http.Client{Transport: tr}})
 	for _, h := range []string{"a", "b", "c"} {
 		lookup(t, c, "http://"+h+".test/")
@@ -577,5 +578,87 @@ func TestCache_RealClock(t *testing.T) {
 	}
 	if got := s.requests.Load(); got != 2 {
 		t.Errorf("server saw %d requests, want 2", got)
+	}
+}
+
+// TestClient_DroppedIsCollected checks that a Client that is dropped
+// without Close is garbage: nothing (no timer of its entries) keeps its
+// cache reachable.
+func TestClient_DroppedIsCollected(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 300
+	}
+	body := robotsBody + strings.Repeat("Disallow: /a-path-of-some-length/*/with/a/wildcard\n", 40)
+	tr := memoryTransport(func(*http.Request) (int, string, http.Header, string) { return 200, "OK", nil, body })
+	before := heapInUse()
+	c := New(Options{HTTPClient: &http.Client{Transport: tr}})
+	for i := 0; i < n; i++ {
+		lookup(t, c, fmt.Sprintf("http://h%d.test/", i))
+	}
+	full := heapInUse() - before
+	held := c.Stats().Bytes
+	c = nil
+	left := heapInUse() - before
+	t.Logf("%d entries: the cache counted %d bytes, the heap grew %d; %d left once the Client was dropped", n, held, full, left)
+	if left > full/10 {
+		t.Errorf("the dropped Client left %d of %d bytes on the heap", left, full)
+	}
+}
+
+// TestClient_Close checks that Close ends the fetches in flight, empties
+// the cache, and that lookups after it fail with ErrClosed.
+func TestClient_Close(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	slow := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	fast := newServer(t, serveRobots(200, robotsBody))
+	c := New(Options{Timeout: time.Hour})
+	wantSource(t, lookup(t, c, fast.URL+"/"), Fetched)
+
+	ctx, cancel := context.WithTimeout(context.Background(), hostileDeadline)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Lookup(ctx, slow.URL+"/")
+		done <- err
+	}()
+	for slow.requests.Load() == 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the fetch never started")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("the lookup in flight returned %v, want ErrClosed", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("Close did not end the fetch in flight")
+	}
+	if st := c.Stats(); st.Entries != 0 || st.Bytes != 0 {
+		t.Errorf("after Close: Stats = %+v, want an empty cache", st)
+	}
+	if _, err := c.Lookup(context.Background(), fast.URL+"/"); !errors.Is(err, ErrClosed) {
+		t.Errorf("Lookup after Close: %v, want ErrClosed", err)
+	}
+	if ok, _, err := c.Allowed(context.Background(), "FooBot", fast.URL+"/"); ok || !errors.Is(err, ErrClosed) {
+		t.Errorf("Allowed after Close: %v, %v; want false, ErrClosed", ok, err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if n := fast.requests.Load(); n != 1 {
+		t.Errorf("the server saw %d requests, want 1", n)
 	}
 }

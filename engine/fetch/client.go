@@ -6,16 +6,22 @@
 // The algorithm: a page URL is reduced to its origin, scheme://host[:port],
 // which keys the cache (see RobotsURL). A fresh cache entry answers at once,
 // without allocating and without reading the clock (a timer per entry marks
-// it expired). Otherwise one fetch per origin runs, however many
+// it expired; the timer holds nothing but that mark, so a Client that is
+// dropped is garbage). Otherwise one fetch per origin runs, however many
 // lookups wait for it (single flight): GET /robots.txt, following up to five
 // redirects, also to other hosts, and reading at most the file size limit
-// (500 KiB). The answer is classified:
+// (500 KiB) after undoing any gzip or deflate content coding. The whole fetch
+// ends by Options.Timeout, whatever the server does: a 1xx reply is never
+// read, a body is closed when the time is up. The answer is classified:
 //
 //   - 2xx: the body is parsed (Fetched); it stays fresh for 24 hours, or for
 //     the Cache-Control max-age bounded by MinTTL and MaxTTL.
-//   - 4xx other than 429, more than five redirects: there is no robots.txt,
-//     everything is allowed (UnavailableDefault), as fresh as a 2xx.
-//   - 429, 5xx, timeouts, DNS, connection, TLS and transfer errors: the file
+//   - 4xx other than 429, more than five redirects, a 3xx that cannot be
+//     followed: there is no robots.txt, everything is allowed
+//     (UnavailableDefault), as fresh as a 2xx.
+//   - 429, 5xx, 1xx and undefined statuses, timeouts, DNS, connection, TLS
+//     and transfer errors (a header over DefaultMaxHeaderBytes, a content
+//     coding that cannot be decoded): the file
 //     is unreachable. The last copy fetched within 30 days is used (Stale);
 //     without one everything is disallowed (UnreachableDefault), until 30
 //     days after the site last answered (or after the first failure, when it
@@ -25,8 +31,10 @@
 //     (ForbiddenDefault), and a fetched file stays fresh for 7 days.
 //
 // The cache is bounded in entries and in bytes (what each compiled file
-// holds, counted again as its decisions build states, plus a fixed overhead
-// per entry) and evicts the least recently used entry.
+// holds, counted again as its decisions build states, the URLs and error
+// texts an entry keeps, each cut to a named limit, plus a fixed overhead per
+// entry) and evicts the least recently used entry. Close empties it and ends
+// the fetches in flight.
 package fetch
 
 import (
@@ -110,9 +118,37 @@ const (
 	DefaultMaxBytes = 64 << 20
 
 	// EntryOverhead is what an entry costs against MaxBytes besides its
-	// compiled file and key: the entry, its Result and its timer.
+	// compiled file and the strings it keeps (its robots.txt URL, a
+	// FinalURL, an error text): the entry, its Result, its timer and the
+	// parts of an error kept for errors.Is and errors.As.
 	EntryOverhead = 1 << 9
+
+	// MaxURLLength bounds the URLs an entry or an error keeps of what the
+	// server sent: Result.FinalURL, and DisallowedError.URL. 4 KiB holds
+	// any URL a site links to (browsers and servers commonly refuse
+	// request lines past 8 KiB; the old Internet Explorer's limit was 2083
+	// bytes); a server can send megabytes in a Location header. A longer
+	// URL is cut and ends in "...".
+	MaxURLLength = 4 << 10
+
+	// MaxErrorLength bounds the text of Result.Err: 512 bytes hold the
+	// robots.txt URL of any real host and the longest error net/http and
+	// crypto/tls write for it, while a server can put megabytes in a reason
+	// phrase or a Location that net/http quotes (twice) in its error. A
+	// longer text is cut and ends in "...".
+	MaxErrorLength = 1 << 9
+
+	// DefaultMaxHeaderBytes bounds the response header (status line
+	// included, 1xx replies counted too) that the Client's own transport
+	// reads (see NewHTTPTransport): 256 KiB is what Chromium accepts, so
+	// no site a browser can load is refused; Go's default is 10 MiB a
+	// response. A larger header is a transfer error: unreachable.
+	DefaultMaxHeaderBytes = 256 << 10
 )
+
+// ErrClosed is the error of a lookup made after Client.Close, or in flight
+// when it was called.
+var ErrClosed = errors.New("fetch: the Client is closed")
 
 // Options configure a Client. The zero value is valid: every zero field
 // means its default.
@@ -122,8 +158,10 @@ type Options struct {
 	Engine engine.Options
 	// UserAgent is the User-Agent header of every request (DefaultUserAgent).
 	UserAgent string
-	// HTTPClient makes the requests (a client on http.DefaultTransport).
-	// It is copied; its CheckRedirect is replaced by the Client's own.
+	// HTTPClient makes the requests: its Transport, Jar and Timeout are
+	// used. The Client follows redirects itself (HTTPClient.CheckRedirect
+	// is not called), and with a nil HTTPClient or Transport it uses a
+	// transport of its own (NewHTTPTransport), which it closes on Close.
 	HTTPClient *http.Client
 	// Timeout bounds each fetch (DefaultTimeout).
 	Timeout time.Duration
@@ -154,7 +192,9 @@ type Options struct {
 type Client struct {
 	engineOpts  engine.Options
 	userAgent   string
-	http        *http.Client
+	transport   http.RoundTripper
+	jar         http.CookieJar
+	own         *http.Transport // transport when the Client made it
 	timeout     time.Duration
 	maxFileSize int
 	ttl         time.Duration
@@ -179,6 +219,11 @@ type Client struct {
 
 	group   singleflight.Group
 	fetches atomic.Int64
+
+	// ctx ends with Close, and the fetches in flight with it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	closed atomic.Bool
 
 	mu      sync.Mutex // guards what follows
 	entries map[string]*entry
@@ -221,12 +266,17 @@ func New(opts Options) *Client {
 	if c.now == nil {
 		c.now, c.realClock = time.Now, true
 	}
-	hc := &http.Client{}
-	if opts.HTTPClient != nil {
-		*hc = *opts.HTTPClient
+	if hc := opts.HTTPClient; hc != nil {
+		c.transport, c.jar = hc.Transport, hc.Jar
+		if hc.Timeout > 0 {
+			c.timeout = min(c.timeout, hc.Timeout)
+		}
 	}
-	hc.CheckRedirect = c.checkRedirect
-	c.http = hc
+	if c.transport == nil {
+		c.own = NewHTTPTransport()
+		c.transport = c.own
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
 	eo := opts.Engine
 	c.compile = func(body []byte) *engine.Robots { return engine.Compile(body, eo) }
 	c.allowAll = engine.AllowAll(eo)
@@ -244,10 +294,26 @@ func or[T int | int64 | time.Duration | string](v, def T) T {
 	return v
 }
 
+// NewHTTPTransport returns the transport a Client makes for itself when
+// Options.HTTPClient has none: http.DefaultTransport's settings, with
+// response headers bounded by DefaultMaxHeaderBytes. A crawler that brings
+// its own http.Client can start from it.
+func NewHTTPTransport() *http.Transport {
+	var t *http.Transport
+	if d, ok := http.DefaultTransport.(*http.Transport); ok {
+		t = d.Clone()
+	} else {
+		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true}
+	}
+	t.MaxResponseHeaderBytes = DefaultMaxHeaderBytes
+	return t
+}
+
 // entry is the cache's record of one origin.
 type entry struct {
-	key string // origin: scheme://host[:port]
-	st  *state // the current result; fresh until st.res.Expires
+	key       string // origin: scheme://host[:port]
+	robotsURL string // key + robotsPath, which key is the start of
+	st        *state // the current result; fresh until st.res.Expires
 	// good is the result of the last 2xx fetch, kept while the file is
 	// unreachable for Stale results; nil after a 4xx or past MaxStale.
 	good *state
@@ -265,8 +331,10 @@ type state struct {
 	res  Result
 	e    *entry // the entry it was made for, charged for its growth
 	memo atomic.Pointer[agentMatcher]
-	// With the real clock, timer sets expired at res.Expires.
-	expired atomic.Bool
+	// With the real clock, timer sets expired at res.Expires. The timer's
+	// function holds expired alone, not the state: a pending timer keeps
+	// nothing else reachable.
+	expired *atomic.Bool
 	timer   *time.Timer
 }
 
@@ -275,7 +343,7 @@ type state struct {
 // milliseconds late, and uses the monotonic clock, so a change of the wall
 // clock does not expire or revive entries).
 func (c *Client) fresh(st *state) bool {
-	if c.realClock {
+	if st.expired != nil {
 		return !st.expired.Load()
 	}
 	return c.now().Before(st.res.Expires)
@@ -287,12 +355,14 @@ func (c *Client) arm(st *state, now time.Time) {
 	if !c.realClock {
 		return
 	}
+	expired := new(atomic.Bool)
+	st.expired = expired
 	d := st.res.Expires.Sub(now)
 	if d <= 0 {
-		st.expired.Store(true)
+		expired.Store(true)
 		return
 	}
-	st.timer = time.AfterFunc(d, func() { st.expired.Store(true) })
+	st.timer = time.AfterFunc(d, func() { expired.Store(true) })
 }
 
 // disarm stops st's timer, once st is no longer in the cache.
@@ -335,8 +405,8 @@ func (s *state) result(hit bool) Result {
 // it). A failed fetch is no error: Result.Source and Result.Err report it and
 // Result.Robots holds the rules to apply. The error is non-nil only when
 // pageURL has no robots.txt (see RobotsURL; Client fetches http and https
-// only) or ctx ends before the result is known; Result.Source is then
-// NoSource.
+// only), ctx ends before the result is known, or the Client is closed
+// (ErrClosed); Result.Source is then NoSource.
 //
 // A fetch is not cancelled when ctx is (other lookups may wait for it); it is
 // bounded by Options.Timeout, and its result is cached.
@@ -387,14 +457,28 @@ func (c *Client) recharge(st *state) {
 	}
 }
 
-// cost is what e counts against MaxBytes: its overhead and key, and the
-// compiled file of its last 2xx fetch, the only one it keeps (apply: every
-// other result uses that file, stale, or the shared allow-all and
-// disallow-all answers, which cost nothing more).
+// cost is what e counts against MaxBytes: its overhead and robots.txt URL
+// (the key is its start), the strings its results keep, and the compiled
+// file of its last 2xx fetch, the only one it keeps (apply: every other
+// result uses that file, stale, or the shared allow-all and disallow-all
+// answers, which cost nothing more).
 func (c *Client) cost(e *entry) int64 {
-	n := int64(EntryOverhead + len(e.key))
-	if e.good != nil {
-		n += int64(e.good.res.Robots.Bytes())
+	n := int64(EntryOverhead+len(e.robotsURL)) + e.st.kept()
+	if g := e.good; g != nil {
+		n += int64(g.res.Robots.Bytes())
+		if g != e.st {
+			n += g.kept()
+		}
+	}
+	return n
+}
+
+// kept returns the bytes of the strings st's Result keeps besides its
+// robots.txt URL: FinalURL and the error text, each bounded by its limit.
+func (st *state) kept() int64 {
+	n := int64(len(st.res.FinalURL))
+	if err := st.res.Err; err != nil {
+		n += int64(len(err.Error())) // a *fetchError: no allocation
 	}
 	return n
 }
@@ -417,6 +501,9 @@ type flight struct {
 // lookup returns the state for pageURL's origin and whether it was a cache
 // hit.
 func (c *Client) lookup(ctx context.Context, pageURL string) (*state, bool, error) {
+	if c.closed.Load() {
+		return nil, false, ErrClosed
+	}
 	key, fast := fastOrigin(pageURL)
 	if !fast {
 		o, err := origin(pageURL)
@@ -450,6 +537,9 @@ func (c *Client) lookup(ctx context.Context, pageURL string) (*state, bool, erro
 	})
 	select {
 	case r := <-ch:
+		if c.closed.Load() {
+			return nil, false, ErrClosed
+		}
 		f := r.Val.(flight)
 		return f.st, f.hit, nil
 	case <-ctx.Done():
@@ -480,8 +570,12 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 	defer c.mu.Unlock()
 	e := c.entries[key]
 	if e == nil {
-		e = &entry{key: key}
-		c.entries[key] = e
+		robotsURL := key + robotsPath
+		e = &entry{key: robotsURL[:len(key)], robotsURL: robotsURL}
+		if c.closed.Load() { // the answer goes to the lookups waiting, not into the cache
+			return flight{st: c.apply(e, &r, robots, now)}
+		}
+		c.entries[e.key] = e
 		c.link(e)
 	}
 	st := c.apply(e, &r, robots, now)
@@ -501,7 +595,7 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 // compiled body for outcomeOK.
 func (c *Client) apply(e *entry, r *response, robots *engine.Robots, now time.Time) *state {
 	st := &state{res: Result{
-		RobotsURL: e.key + robotsPath,
+		RobotsURL: e.robotsURL,
 		FinalURL:  r.finalURL,
 		Redirects: r.redirects,
 		Status:    r.status,
@@ -617,6 +711,31 @@ func (c *Client) remove(e *entry) {
 	delete(c.entries, e.key)
 	c.bytes -= e.cost
 	disarm(e.st)
+}
+
+// Close empties the cache, ends the fetches in flight (their lookups return
+// ErrClosed) and closes the idle connections of the Client's own transport
+// (not those of an Options.HTTPClient). Lookups after Close return
+// ErrClosed. A Client need not be closed to be garbage collected once it is
+// dropped; Close frees what it holds at once. Close is safe to call more
+// than once and concurrently with lookups; it returns nil.
+func (c *Client) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	c.cancel()
+	c.mu.Lock()
+	for _, e := range c.entries {
+		disarm(e.st)
+	}
+	c.entries = make(map[string]*entry)
+	c.lru.next, c.lru.prev = &c.lru, &c.lru
+	c.bytes = 0
+	c.mu.Unlock()
+	if c.own != nil {
+		c.own.CloseIdleConnections()
+	}
+	return nil
 }
 
 // Stats describes the cache.

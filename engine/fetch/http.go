@@ -1,14 +1,19 @@
 package fetch
 
 import (
+	"bufio"
+	"compress/flate"
 	"compress/gzip"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
@@ -19,9 +24,9 @@ type outcome uint8
 
 const (
 	outcomeOK          outcome = iota // 2xx: parse the body
-	outcomeUnavailable                // 4xx but 429, too many redirects: allow all
+	outcomeUnavailable                // 4xx but 429, a redirect not followed: allow all
 	outcomeForbidden                  // Koster1996 401 and 403: disallow all
-	outcomeUnreachable                // 429, 5xx, network and transfer errors: disallow all (or a stale copy)
+	outcomeUnreachable                // 429, 5xx, 1xx, undefined, network and transfer errors: disallow all (or a stale copy)
 )
 
 // response is what one fetch learnt, before the cache decides what to do with
@@ -43,12 +48,19 @@ type response struct {
 }
 
 var (
-	// errTooManyRedirects is returned by checkRedirect past the limit; the
-	// fetch is then "unavailable".
+	// errTooManyRedirects is the error of a fetch that met a redirect past
+	// MaxRedirects; it is then "unavailable".
 	errTooManyRedirects = errors.New("too many redirects")
-	// errRedirectScheme is returned by checkRedirect for a redirect to a
-	// scheme other than http and https; the fetch is then "unavailable".
+	// errRedirectScheme is the error of a redirect to a scheme other than
+	// http and https; the fetch is then "unavailable".
 	errRedirectScheme = errors.New("redirect to a scheme other than http and https")
+	// errRedirectLocation is the error of a redirect whose Location cannot
+	// be followed: it cannot be parsed, or names no host. The fetch is then
+	// "unavailable".
+	errRedirectLocation = errors.New("redirect that cannot be followed")
+	// errContentEncoding is the error of a body whose content coding cannot
+	// be decoded; the fetch is then "unreachable".
+	errContentEncoding = errors.New("content coding that cannot be decoded")
 )
 
 // drainLimit is the number of bytes of a non-2xx body read before it is
@@ -56,102 +68,197 @@ var (
 // reused, a long one is cut (closing an unread body closes the connection).
 const drainLimit = 4 << 10
 
-// redirectsKey is the context key of the *int in which checkRedirect counts
-// the redirects of one fetch.
-type redirectsKey struct{}
+// maxContentCodings bounds the codings of a Content-Encoding list that are
+// decoded: each costs a decoder of about 45 KiB (a 32 KiB window and its
+// tables) for the length of the fetch, and a misconfigured server and proxy
+// apply two at most. More is a transfer error.
+const maxContentCodings = 3
 
-// checkRedirect is the http.Client.CheckRedirect of every Client: it follows
-// at most maxRedirects redirects, to http and https only, also to other
-// hosts (docs/SEMANTICS.md section 5.2).
-func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) > c.maxRedirects {
-		return fmt.Errorf("%w (more than %d)", errTooManyRedirects, c.maxRedirects)
-	}
-	if s := req.URL.Scheme; s != "http" && s != "https" {
-		return fmt.Errorf("%w: %s", errRedirectScheme, req.URL.Redacted())
-	}
-	if p, ok := req.Context().Value(redirectsKey{}).(*int); ok {
-		*p = len(via)
-	}
-	return nil
-}
+// clientFetchKey is the context key that marks a Client's own fetches, so
+// that a Transport lets them through unchecked (see Transport).
+type clientFetchKey struct{}
 
-// get fetches robotsURL and classifies the answer. ctx is detached from its
-// caller's cancellation (other lookups may be waiting for this fetch) and
-// bounded by Options.Timeout.
+// get fetches robotsURL, following redirects itself, and classifies the
+// answer. ctx is detached from its caller's cancellation (other lookups may
+// be waiting for this fetch), bounded by Options.Timeout and ended by Close.
 func (c *Client) get(ctx context.Context, robotsURL string) response {
 	c.fetches.Add(1)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
 	defer cancel()
+	defer context.AfterFunc(c.ctx, cancel)()
+	ctx = context.WithValue(ctx, clientFetchKey{}, true)
 	var r response
-	ctx = context.WithValue(ctx, redirectsKey{}, &r.redirects)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, robotsURL, nil)
+	u, err := url.Parse(robotsURL)
+	for err == nil {
+		var resp *http.Response
+		if resp, err = c.send(ctx, u); err != nil {
+			break
+		}
+		next := c.answer(ctx, &r, u, resp)
+		if next == nil {
+			return r
+		}
+		u = next
+		r.redirects++
+	}
+	if e := c.ended(ctx); e != nil {
+		err = e
+	}
+	where := robotsURL
+	if u != nil {
+		where = u.Redacted()
+	}
+	r.outcome, r.status, r.finalURL = outcomeUnreachable, 0, ""
+	r.err = keepError("GET "+where+": ", err)
+	return r
+}
+
+// ended returns why the fetch's context ended (the Timeout passed, or the
+// Client was closed), nil while it has not. A fetch that fails then fails
+// for that reason: what closing its connection made of the request is noise.
+func (c *Client) ended(ctx context.Context) error {
+	switch {
+	case ctx.Err() == nil:
+		return nil
+	case c.closed.Load():
+		return ErrClosed
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%w: the fetch took longer than its Timeout (%v)", ctx.Err(), c.timeout)
+	}
+	return ctx.Err()
+}
+
+// send makes one GET request for u through the Client's transport, with its
+// User-Agent and, when Options.HTTPClient has a Jar, its cookies.
+func (c *Client) send(ctx context.Context, u *url.URL) (*http.Response, error) {
+	if err := ctx.Err(); err != nil { // a transport may not look
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		r.outcome, r.err = outcomeUnreachable, err
-		return r
+		return nil, err
 	}
 	req.Header.Set("User-Agent", c.userAgent)
-	resp, err := c.http.Do(req)
-	if resp != nil {
-		// With a CheckRedirect error, Do returns the last response (its
-		// body already closed) as well as the error.
-		r.status = resp.StatusCode
-		r.finalURL = resp.Request.URL.String()
-	}
-	if err != nil {
-		r.err = err
-		r.outcome = outcomeUnreachable
-		if errors.Is(err, errTooManyRedirects) || errors.Is(err, errRedirectScheme) {
-			r.outcome = outcomeUnavailable
+	if c.jar != nil {
+		for _, ck := range c.jar.Cookies(req.URL) {
+			req.AddCookie(ck)
 		}
-		return r
 	}
-	defer resp.Body.Close()
+	resp, err := c.transport.RoundTrip(req)
+	if err != nil {
+		if resp != nil && resp.Body != nil {
+			resp.Body.Close()
+		}
+		return nil, err
+	}
+	if resp == nil {
+		return nil, errors.New("the transport returned no response and no error")
+	}
+	if resp.Body == nil {
+		resp.Body = http.NoBody
+	}
+	if c.jar != nil {
+		if cks := resp.Cookies(); len(cks) > 0 {
+			c.jar.SetCookies(req.URL, cks)
+		}
+	}
+	return resp, nil
+}
+
+// answer classifies resp, the answer to a request for u, into r and closes
+// its body; it returns the URL to request next when resp is a redirect that
+// is followed, nil when r is final. The body is also closed if ctx ends
+// while it is read, and a 1xx reply's body (after a 101 and an upgrade, the
+// raw connection) is never read.
+func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http.Response) *url.URL {
+	closeBody := sync.OnceFunc(func() { resp.Body.Close() })
+	defer closeBody()
+	defer context.AfterFunc(ctx, closeBody)()
+	r.status = resp.StatusCode
+	r.finalURL = cutText(u.String(), MaxURLLength)
 	r.maxAge, r.hasMaxAge = maxAge(resp.Header)
+	what := func(format string, args ...any) error {
+		return keepError("GET "+u.Redacted()+": "+cutText(resp.Status, MaxErrorLength)+": ", fmt.Errorf(format, args...))
+	}
 
 	switch code := resp.StatusCode; {
+	case 100 <= code && code <= 199: // a final 1xx: never read
+		r.outcome = outcomeUnreachable
+		r.err = what("a final informational status (%s)", "RFC 9309 2.3.1.4: unreachable")
+		return nil
 	case 200 <= code && code <= 299:
 		r.outcome = outcomeOK
-		r.body, r.truncated, r.err = c.readBody(resp)
-		if r.err != nil {
-			r.outcome, r.body = outcomeUnreachable, nil
-			r.err = fmt.Errorf("GET %s: reading body: %w", robotsURL, r.err)
+		body, truncated, err := c.readBody(resp)
+		if err != nil {
+			if e := c.ended(ctx); e != nil {
+				err = e
+			}
+			r.outcome = outcomeUnreachable
+			r.err = keepError("GET "+u.Redacted()+": reading body: ", err)
+			return nil
 		}
-		return r
+		r.body, r.truncated = body, truncated
+		return nil
+	case code == 301 || code == 302 || code == 303 || code == 307 || code == 308:
+		next, err := c.redirect(u, resp, r.redirects)
+		if err != nil {
+			r.outcome, r.err = outcomeUnavailable, keepError("GET "+u.Redacted()+": "+cutText(resp.Status, MaxErrorLength)+": ", err)
+			return nil
+		}
+		_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
+		return next
 	case (code == 401 || code == 403) && c.engineOpts.Semantics == engine.Koster1996:
 		r.outcome = outcomeForbidden
 	case code == 429 || 500 <= code && code <= 599:
 		r.outcome = outcomeUnreachable
 		r.retryAfter = retryAfter(resp.Header, c.now())
-		r.err = fmt.Errorf("GET %s: %s", robotsURL, resp.Status)
+		r.err = keepError("GET "+u.Redacted()+": ", errors.New(cutText(resp.Status, MaxErrorLength)))
 	case 400 <= code && code <= 499:
 		r.outcome = outcomeUnavailable
-	case 300 <= code && code <= 399: // not followed: no Location, 304, or past MaxRedirects
+	case 300 <= code && code <= 399: // 300, 304, 305, 306 and unknown 3xx: no redirect to follow
 		r.outcome = outcomeUnavailable
-		r.err = fmt.Errorf("GET %s: unexpected status %s", robotsURL, resp.Status)
-	default: // a final 1xx, or a status no standard defines: unreachable (RFC 9309 2.3.1.4)
+		r.err = what("a 3xx status that is no redirect")
+	default: // below 100, 600 and up: unreachable (RFC 9309 2.3.1.4)
 		r.outcome = outcomeUnreachable
-		r.err = fmt.Errorf("GET %s: undefined status %s", robotsURL, resp.Status)
+		r.err = what("an undefined status")
 	}
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
-	return r
+	return nil
+}
+
+// redirect returns the URL that resp, a redirect status answering a request
+// for u, leads to, after followed redirects; or why it is not followed (docs/SEMANTICS.md
+// section 5.2): no Location, past MaxRedirects, a Location that cannot be
+// parsed or names no host, a scheme other than http and https.
+func (c *Client) redirect(u *url.URL, resp *http.Response, followed int) (*url.URL, error) {
+	loc := resp.Header.Get("Location")
+	if loc == "" {
+		return nil, fmt.Errorf("%w: no Location", errRedirectLocation)
+	}
+	next, err := u.Parse(loc)
+	if err != nil {
+		return nil, fmt.Errorf("%w: Location %q: %v", errRedirectLocation, cutText(loc, 100), unwrapURLError(err))
+	}
+	if followed >= c.maxRedirects {
+		return nil, fmt.Errorf("%w (more than %d)", errTooManyRedirects, c.maxRedirects)
+	}
+	if s := next.Scheme; s != "http" && s != "https" {
+		return nil, fmt.Errorf("%w: %s", errRedirectScheme, cutText(next.Redacted(), 100))
+	}
+	if next.Host == "" {
+		return nil, fmt.Errorf("%w: Location %q names no host", errRedirectLocation, cutText(loc, 100))
+	}
+	next.Fragment, next.RawFragment = "", ""
+	return next, nil
 }
 
 // readBody reads at most the file size limit plus one byte (to know whether
-// the file was truncated) of a 2xx body. The caller closes the body, which
-// stops the transfer of the rest.
+// the file was truncated) of a 2xx body, after undoing its content codings.
+// The caller closes the body, which stops the transfer of the rest.
 func (c *Client) readBody(resp *http.Response) (body []byte, truncated bool, err error) {
-	var rd io.Reader = resp.Body
-	if !resp.Uncompressed && strings.EqualFold(strings.TrimSpace(resp.Header.Get("Content-Encoding")), "gzip") {
-		// The transport decodes gzip only when it asked for it itself; a
-		// caller's transport with DisableCompression, or a server that
-		// compresses unasked, lands here.
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return nil, false, err
-		}
-		defer zr.Close()
-		rd = zr
+	rd, err := decoded(resp)
+	if err != nil {
+		return nil, false, err
 	}
 	limit := int64(c.maxFileSize)
 	body, err = io.ReadAll(io.LimitReader(rd, limit+1))
@@ -159,6 +266,63 @@ func (c *Client) readBody(resp *http.Response) (body []byte, truncated bool, err
 		return nil, false, err
 	}
 	return body, int64(len(body)) > limit, nil
+}
+
+// decoded returns resp's body with its Content-Encoding undone (RFC 9110
+// section 8.4.1): gzip, x-gzip (the same) and deflate, in any case, in the
+// reverse of the order the list gives; identity is nothing to undo. The
+// transport has already undone a gzip it asked for itself (and removed the
+// header then); a caller's transport with DisableCompression, or a server
+// that encodes unasked or under another name, lands here. Decoding happens
+// as the body is read, so the caller's limit bounds the decoded bytes (a
+// compressed bomb is cut). It fails for an unknown coding and for more than
+// maxContentCodings.
+func decoded(resp *http.Response) (io.Reader, error) {
+	var codings []string
+	for _, v := range resp.Header.Values("Content-Encoding") {
+		for _, name := range strings.Split(v, ",") {
+			name = strings.TrimSpace(name)
+			if name == "" || strings.EqualFold(name, "identity") {
+				continue
+			}
+			if len(codings) == maxContentCodings {
+				return nil, fmt.Errorf("%w: more than %d in %q", errContentEncoding, maxContentCodings, cutText(v, 100))
+			}
+			codings = append(codings, name)
+		}
+	}
+	var rd io.Reader = resp.Body
+	for i := len(codings) - 1; i >= 0; i-- {
+		switch name := codings[i]; {
+		case strings.EqualFold(name, "gzip"), strings.EqualFold(name, "x-gzip"):
+			zr, err := gzip.NewReader(rd)
+			if err != nil {
+				return nil, fmt.Errorf("%w: gzip: %v", errContentEncoding, err)
+			}
+			rd = zr
+		case strings.EqualFold(name, "deflate"):
+			zr, err := inflater(rd)
+			if err != nil {
+				return nil, fmt.Errorf("%w: deflate: %v", errContentEncoding, err)
+			}
+			rd = zr
+		default:
+			return nil, fmt.Errorf("%w: %q", errContentEncoding, cutText(name, 100))
+		}
+	}
+	return rd, nil
+}
+
+// inflater returns a reader of rd's deflate coding: a zlib stream (RFC 9110
+// section 8.4.1.2), or the bare DEFLATE stream (RFC 1951) that some servers
+// send under that name, told apart by the zlib header's checksum.
+func inflater(rd io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(rd)
+	head, _ := br.Peek(2)
+	if len(head) == 2 && head[0]&0x0f == 8 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 {
+		return zlib.NewReader(br)
+	}
+	return flate.NewReader(br), nil
 }
 
 // maxAge returns the freshness lifetime Cache-Control asks for: 0 for

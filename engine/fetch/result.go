@@ -25,9 +25,10 @@ const (
 	// Result.Err says why the fetch failed; Result.Fetched is when the copy was
 	// fetched.
 	Stale
-	// UnreachableDefault: the robots.txt is unreachable (429, 5xx, timeout,
-	// DNS, connection, TLS or transfer error) and there is no usable copy:
-	// everything is disallowed until the next attempt.
+	// UnreachableDefault: the robots.txt is unreachable (429, 5xx, an
+	// undefined status such as a final 1xx, timeout, DNS, connection, TLS or
+	// transfer error) and there is no usable copy: everything is disallowed
+	// until the next attempt.
 	UnreachableDefault
 	// UnavailableDefault: there is no robots.txt (4xx other than 429, a 3xx
 	// that was not followed, more than Options.MaxRedirects redirects), or it
@@ -74,7 +75,8 @@ type Result struct {
 	// RobotsURL is the robots.txt URL, the cache key (see RobotsURL).
 	RobotsURL string
 	// FinalURL is the URL the last response came from, after redirects; ""
-	// when no response was received.
+	// when no response was received. It is cut to MaxURLLength (ending in
+	// "...") when longer.
 	FinalURL string
 	// Redirects is the number of redirects followed.
 	Redirects int
@@ -95,8 +97,12 @@ type Result struct {
 	// fetches again.
 	Expires time.Time
 	// Err is why the fetch failed (Stale, UnreachableDefault, and
-	// UnavailableDefault after too many redirects or too long
-	// unreachable); nil otherwise.
+	// UnavailableDefault after a redirect that was not followed or too long
+	// unreachable); nil otherwise. Its text is at most MaxErrorLength bytes
+	// whatever the server sent; errors.Is finds context.DeadlineExceeded,
+	// context.Canceled and ErrClosed, and errors.As a *net.DNSError or
+	// *tls.CertificateVerificationError (small copies: the error net/http
+	// returned is not kept).
 	Err error
 }
 

@@ -2,7 +2,9 @@ package fetch
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
+	"compress/zlib"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -12,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -550,5 +553,137 @@ func TestLookup_Errors(t *testing.T) {
 	}
 	if c.Stats().Fetches != 0 {
 		t.Errorf("a bad URL caused a fetch")
+	}
+}
+
+// encode returns s encoded with the content codings of list, applied in
+// order ("deflate" is zlib, RFC 9110 section 8.4.1.2; "raw-deflate" is the
+// bare DEFLATE stream some servers send as deflate).
+func encode(t *testing.T, s []byte, list ...string) []byte {
+	t.Helper()
+	for _, coding := range list {
+		var b bytes.Buffer
+		var w io.WriteCloser
+		switch coding {
+		case "gzip", "x-gzip":
+			w = gzip.NewWriter(&b)
+		case "deflate":
+			w = zlib.NewWriter(&b)
+		case "raw-deflate":
+			w, _ = flate.NewWriter(&b, flate.DefaultCompression)
+		case "identity":
+			continue
+		default:
+			t.Fatalf("no coding %q", coding)
+		}
+		if _, err := w.Write(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s = b.Bytes()
+	}
+	return s
+}
+
+// TestRFC9110_ContentEncoding checks that the content codings of RFC 9110
+// section 8.4.1 are decoded, in any case and in lists, whether or not the
+// transport asked for them (docs/SEMANTICS.md section 5.2); a coding that
+// cannot be decoded is a transfer error: unreachable.
+func TestRFC9110_ContentEncoding(t *testing.T) {
+	for _, tc := range []struct {
+		header  string
+		codings []string
+		want    Source
+	}{
+		{"gzip", []string{"gzip"}, Fetched},
+		{"x-gzip", []string{"gzip"}, Fetched},
+		{"X-GZIP", []string{"gzip"}, Fetched},
+		{"gzip, identity", []string{"gzip"}, Fetched},
+		{"identity,gzip", []string{"gzip"}, Fetched},
+		{"deflate", []string{"deflate"}, Fetched},
+		{"Deflate", []string{"raw-deflate"}, Fetched},
+		{"deflate, gzip", []string{"deflate", "gzip"}, Fetched},
+		{"identity", nil, Fetched},
+		{"", nil, Fetched},
+		{"br", nil, UnreachableDefault},
+		{"gzip, zstd", []string{"gzip"}, UnreachableDefault},
+		{"gzip, gzip", []string{"gzip", "gzip"}, Fetched},
+		{"gzip, gzip, gzip, gzip", []string{"gzip", "gzip", "gzip", "gzip"}, UnreachableDefault},
+		{"gzip", nil, UnreachableDefault},    // not gzip at all
+		{"deflate", nil, UnreachableDefault}, // not deflate at all
+	} {
+		t.Run(tc.header+"_"+tc.want.String(), func(t *testing.T) {
+			body := encode(t, []byte(robotsBody), tc.codings...)
+			for _, disable := range []bool{false, true} {
+				s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+					w.Header()["Content-Encoding"] = []string{tc.header}
+					_, _ = w.Write(body)
+				})
+				hc := &http.Client{Transport: &http.Transport{DisableCompression: disable}}
+				res := lookup(t, New(Options{HTTPClient: hc}), s.URL+"/")
+				wantSource(t, res, tc.want)
+				if tc.want == Fetched {
+					wantAllowed(t, res, rulesApply)
+					if res.Size != len(robotsBody) {
+						t.Errorf("Size = %d, want %d", res.Size, len(robotsBody))
+					}
+				} else if res.Err == nil {
+					t.Errorf("no Err")
+				}
+			}
+		})
+	}
+}
+
+// TestRFC9309_CompressedBomb checks that a compressed body is decoded only
+// up to the file size limit (RFC 9309 section 2.5): a gigabyte of zeros in
+// a megabyte of gzip, under each name, is cut, and the heap stays small.
+func TestRFC9309_CompressedBomb(t *testing.T) {
+	// A 1 MiB run of zeros compresses to about a kilobyte; concatenated
+	// gzip members decode as one stream.
+	var member bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&member, gzip.BestCompression)
+	_, _ = zw.Write(make([]byte, 1<<20))
+	_ = zw.Close()
+	members := 1024
+	if testing.Short() {
+		members = 64
+	}
+	bomb := append(encode(t, []byte(robotsBody), "gzip"), bytes.Repeat(member.Bytes(), members)...)
+	zlibBomb := func() []byte {
+		var b bytes.Buffer
+		w, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)
+		_, _ = w.Write([]byte(robotsBody))
+		_, _ = w.Write(make([]byte, 16<<20))
+		_ = w.Close()
+		return b.Bytes()
+	}()
+	for _, tc := range []struct {
+		header string
+		body   []byte
+	}{{"gzip", bomb}, {"x-gzip", bomb}, {"gzip, identity", bomb}, {"deflate", zlibBomb}} {
+		t.Run(tc.header, func(t *testing.T) {
+			tr := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				return &http.Response{StatusCode: 200, Status: "200 OK", Header: http.Header{"Content-Encoding": {tc.header}},
+					Body: io.NopCloser(bytes.NewReader(tc.body)), ContentLength: int64(len(tc.body)), Request: r}, nil
+			})
+			c := New(Options{HTTPClient: &http.Client{Transport: tr}})
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			res := lookup(t, c, "http://bomb.test/")
+			runtime.ReadMemStats(&m1)
+			wantSource(t, res, Fetched)
+			wantAllowed(t, res, rulesApply)
+			if !res.Truncated || res.Size != compile.DefaultMaxFileSize {
+				t.Errorf("Size, Truncated = %d, %v", res.Size, res.Truncated)
+			}
+			// The body read and its compiled file, a few times over;
+			// nowhere near the decoded size.
+			if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 16<<20 {
+				t.Errorf("the fetch allocated %d bytes", alloc)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,21 +48,34 @@ const DefaultMaxPacedHosts = 10000
 //   - The Client's own robots.txt fetches, and the redirects they follow, go
 //     to Base untouched too, so a Client whose Options.HTTPClient is built on
 //     this very Transport works and never recurses: every fetch made by a
-//     Client carries a marker in its request context (the one in which it
-//     counts redirects), and RoundTrip sends any request that carries it
-//     straight to Base.
+//     Client carries a marker in its request context, and RoundTrip sends
+//     any request that carries it straight to Base.
 //
-// Pacing (CrawlDelay): the requests to one origin (scheme://host[:port]) are
-// started at least the crawl-delay of Agent's groups apart
+// Pacing (CrawlDelay): the requests to one origin (scheme://host[:port]) go
+// to Base at least the crawl-delay of Agent's groups apart
 // (engine.Extensions.CrawlDelay, at most engine.MaxCrawlDelay), counted from
-// the start of one request to the start of the next; concurrent requests to
-// the origin take successive slots. Origins without a crawl-delay are not
-// slowed and cost no memory. A request waiting for its slot returns at once
-// with the context's error when its context ends (its slot is given back
-// unless a later request has already taken the one after it). At most
-// MaxPacedHosts origins are remembered: an origin is forgotten once its next
-// slot has passed, and when more origins than that are waiting, the one whose
-// slot comes first is forgotten early (Stats counts these).
+// when one request goes to when the next goes, each read under the pacer's
+// lock, so no gap is ever shorter (the server sees each request later by
+// however long Base and the network take, which varies by a millisecond or
+// so). Origins without a crawl-delay are not
+// slowed and cost no memory. What a crawler sees when it asks faster than a
+// site allows:
+//
+//   - Requests to the origin wait their turn, first come first served: the
+//     n-th one waiting goes about n crawl-delays after the last one went.
+//   - A request whose context has a deadline before its turn fails at once
+//     with a *CrawlDelayError (a deadline error, saying how long the wait
+//     would have been), sends nothing and takes no turn: the requests after
+//     it are not held up by it. A crawler can put the URL back in its queue
+//     for that long.
+//   - A request whose context ends while it waits returns the context's
+//     error and gives its turn back: the ones behind it move up.
+//   - Requests without a deadline wait as long as the queue takes.
+//
+// At most MaxPacedHosts origins that no request waits for are remembered:
+// one is forgotten once a crawl-delay has passed since its last request,
+// and when more are remembered than that, the one whose delay ends first is
+// forgotten early (Stats counts these; the next request to it is not held).
 //
 // A Transport is safe for concurrent use. Set its fields before its first
 // use and do not change them afterwards.
@@ -83,14 +97,16 @@ type Transport struct {
 	pacer atomic.Pointer[pacer] // made by the first paced request
 
 	disallowed atomic.Int64
-	waited     atomic.Int64
+	tooSoon    atomic.Int64
 }
 
 // DisallowedError is the error of a request that robots.txt disallows. No
 // part of the request was sent. An http.Client returns it wrapped in a
-// *url.Error: use errors.As.
+// *url.Error: use errors.As. Its Error text stays short whatever the
+// server sent: it is made of bounded parts.
 type DisallowedError struct {
-	// URL is the request's URL, without a password.
+	// URL is the request's URL, without a password, cut to MaxURLLength
+	// (a redirect the http.Client follows can be megabytes long).
 	URL string
 	// Method is the request's method.
 	Method string
@@ -123,7 +139,7 @@ func (e *DisallowedError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(d.Rule.Kind.String())
 		b.WriteByte(' ')
-		b.WriteString(d.Rule.Value)
+		b.WriteString(cutText(d.Rule.Value, MaxErrorLength))
 		if e.Result.Source == Stale {
 			b.WriteString(" (a stale copy: the file is unreachable now)")
 		}
@@ -131,9 +147,11 @@ func (e *DisallowedError) Error() string {
 		b.WriteString(e.Result.RobotsURL)
 		b.WriteByte(' ')
 		b.WriteString(e.Result.Source.String())
+		// Result.Err of a Client is bounded by MaxErrorLength; one a
+		// caller made up may not be.
 		if e.Result.Err != nil {
 			b.WriteString(" (")
-			b.WriteString(e.Result.Err.Error())
+			b.WriteString(cutText(e.Result.Err.Error(), MaxErrorLength))
 			b.WriteByte(')')
 		}
 		b.WriteString(": everything is disallowed")
@@ -141,10 +159,36 @@ func (e *DisallowedError) Error() string {
 	return b.String()
 }
 
+// CrawlDelayError is the error of a request that a Transport refused at
+// once, without sending it, because its context's deadline comes before
+// its turn at the origin (see Transport, Pacing). It is a deadline error:
+// errors.Is(err, context.DeadlineExceeded) reports true. An http.Client
+// returns it wrapped in a *url.Error: use errors.As.
+type CrawlDelayError struct {
+	// Origin is scheme://host[:port] of the request.
+	Origin string
+	// Delay is the origin's crawl-delay.
+	Delay time.Duration
+	// Wait is how long the request would have waited for its turn, from
+	// when it was refused.
+	Wait time.Duration
+}
+
+// Error says which origin's crawl-delay refused the request and how long
+// its wait would have been.
+func (e *CrawlDelayError) Error() string {
+	return "fetch.Transport: the turn of this request to " + e.Origin + " comes in " + e.Wait.String() +
+		", after its deadline (crawl-delay " + e.Delay.String() + ")"
+}
+
+// Unwrap returns context.DeadlineExceeded.
+func (e *CrawlDelayError) Unwrap() error { return context.DeadlineExceeded }
+
 // TransportStats are a Transport's counters.
 type TransportStats struct {
 	Disallowed int64 // requests refused with a *DisallowedError
-	Waited     int64 // requests that waited for their crawl-delay slot
+	Waited     int64 // requests that waited for their crawl-delay turn
+	TooSoon    int64 // requests refused with a *CrawlDelayError
 	PacedHosts int   // origins remembered for pacing now
 	// Forgotten counts origins forgotten before their next slot because
 	// more than MaxPacedHosts origins were waiting: their next request was
@@ -154,10 +198,10 @@ type TransportStats struct {
 
 // Stats returns t's counters.
 func (t *Transport) Stats() TransportStats {
-	s := TransportStats{Disallowed: t.disallowed.Load(), Waited: t.waited.Load()}
+	s := TransportStats{Disallowed: t.disallowed.Load(), TooSoon: t.tooSoon.Load()}
 	if p := t.pacer.Load(); p != nil {
 		p.mu.Lock()
-		s.PacedHosts, s.Forgotten = len(p.hosts), p.forgotten
+		s.PacedHosts, s.Forgotten, s.Waited = len(p.hosts), p.forgotten, p.waited
 		p.mu.Unlock()
 	}
 	return s
@@ -167,11 +211,13 @@ func (t *Transport) Stats() TransportStats {
 var errNilClient = errors.New("fetch.Transport: Client is nil (set it to a fetch.New client)")
 
 // RoundTrip sends req through Base when robots.txt allows it (see
-// Transport), after its crawl-delay slot when CrawlDelay is set. It returns
+// Transport), after its crawl-delay turn when CrawlDelay is set. It returns
 // a *DisallowedError, without sending anything, when robots.txt disallows
-// it; the context's error when the context ends during the robots.txt
-// look-up or the wait; and an error when the URL has no robots.txt. It does
-// not modify req, and closes req.Body on every path that does not reach Base.
+// it; a *CrawlDelayError when the context's deadline comes before its turn;
+// the context's error when the context ends during the robots.txt look-up
+// or the wait; and an error when the URL has no robots.txt or the Client is
+// closed. It does not modify req, and closes req.Body on every path that
+// does not reach Base.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	base := t.Base
 	if base == nil {
@@ -194,7 +240,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !d.Allowed {
 		closeBody(req)
 		t.disallowed.Add(1)
-		return nil, &DisallowedError{URL: req.URL.Redacted(), Method: method(req), Agent: t.Agent, Decision: d, Result: res}
+		return nil, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: t.Agent, Decision: d, Result: res}
 	}
 	if t.CrawlDelay {
 		if err := t.pace(ctx, &res); err != nil {
@@ -218,10 +264,9 @@ func (t *Transport) CloseIdleConnections() {
 }
 
 // isClientFetch reports whether ctx is the context of a Client's own
-// robots.txt fetch: Client.get puts the redirect counter in it.
+// robots.txt fetch: Client.get marks it.
 func isClientFetch(ctx context.Context) bool {
-	_, ok := ctx.Value(redirectsKey{}).(*int)
-	return ok
+	return ctx.Value(clientFetchKey{}) != nil
 }
 
 func closeBody(req *http.Request) {
@@ -238,31 +283,19 @@ func method(req *http.Request) string {
 	return req.Method
 }
 
-// pace waits for the request's slot at its origin, when Agent's groups in
+// pace waits for the request's turn at its origin, when Agent's groups in
 // res have a crawl-delay.
 func (t *Transport) pace(ctx context.Context, res *Result) error {
 	delay := crawlDelay(res.Robots.Matcher(t.Agent))
 	if delay <= 0 {
 		return nil
 	}
-	p := t.pacerInit()
-	origin := strings.TrimSuffix(res.RobotsURL, robotsPath)
-	now := time.Now()
-	r := p.reserve(origin, delay, now)
-	wait := r.start.Sub(now)
-	if wait <= 0 {
-		return nil
+	err := t.pacerInit().wait(ctx, strings.TrimSuffix(res.RobotsURL, robotsPath), delay)
+	var cd *CrawlDelayError
+	if errors.As(err, &cd) {
+		t.tooSoon.Add(1)
 	}
-	t.waited.Add(1)
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		p.giveBack(r)
-		return ctx.Err()
-	}
+	return err
 }
 
 // crawlDelay returns the crawl-delay of m's groups, 0 when there is none. A
@@ -291,80 +324,181 @@ func (t *Transport) pacerInit() *pacer {
 	return t.pacer.Load()
 }
 
-// pacer hands out request slots per origin. Only origins whose next slot may
-// still be ahead are kept, in a min-heap by next slot, so that the origins
-// whose slot has passed (and can be forgotten without loss) are at the top.
+// pacer hands out turns per origin, as golang.org/x/time/rate's
+// Limiter.Wait hands out tokens, with a burst of one: a request goes at once
+// when the origin's delay has passed since the last one went and nobody
+// waits; otherwise it queues. The head of the queue is let go by a timer
+// when the delay has passed, and records when it went (under the lock, on
+// waking), so the next delay is counted from when it really went. A request
+// that cannot have its turn before its deadline is refused before it
+// queues; one that gives up leaves the queue. Origins that nobody waits for
+// are kept in a min-heap by when their delay ends, so that the ones that
+// can be forgotten without loss are at the top.
 type pacer struct {
 	mu        sync.Mutex
 	max       int
 	hosts     map[string]*paceSlot
-	heap      paceHeap
+	idle      paceHeap // the origins of hosts that nobody waits for
 	forgotten int64
+	waited    int64
 }
 
 // paceSlot is the pacing state of one origin.
 type paceSlot struct {
-	origin string
-	next   time.Time // the earliest start of the origin's next request
-	index  int       // in pacer.heap
+	origin  string
+	delay   time.Duration // the origin's crawl-delay, as last looked up
+	last    time.Time     // when the last request to the origin went
+	queue   []*paceWaiter // the requests waiting, first come first
+	letting bool          // the head was let go and has not gone yet
+	timer   *time.Timer   // lets the head go
+	index   int           // in pacer.idle; -1 while requests wait
 }
 
-// reservation is one request's slot, to give back if it is not used.
-type reservation struct {
-	slot        *paceSlot
-	start       time.Time // when the request may start
-	prev, taken time.Time // slot.next before and after the reservation
+// paceWaiter is one request in a queue.
+type paceWaiter struct {
+	ready chan struct{} // closed when it is let go
+	let   bool          // it was let go (set with ready, under the lock)
 }
 
-// reserve takes the origin's next slot for a request made at now, and moves
-// the slot after it delay later.
-func (p *pacer) reserve(origin string, delay time.Duration, now time.Time) reservation {
+// wait waits for a request's turn at origin: delay after the last request
+// there went. It returns at once with a *CrawlDelayError, taking no turn,
+// when ctx's deadline comes before the turn; and with ctx's error when ctx
+// ends while it waits, giving its turn back.
+func (p *pacer) wait(ctx context.Context, origin string, delay time.Duration) error {
+	p.mu.Lock()
+	now := time.Now()
+	s := p.slot(origin, now)
+	s.delay = delay
+	if len(s.queue) == 0 && !s.letting && !now.Before(s.last.Add(delay)) {
+		s.last = now
+		p.settle(s)
+		p.mu.Unlock()
+		return nil
+	}
+	turn := s.turn(now, len(s.queue))
+	if deadline, ok := ctx.Deadline(); ok && deadline.Before(turn) {
+		p.settle(s) // its delay may have changed
+		p.mu.Unlock()
+		return &CrawlDelayError{Origin: origin, Delay: delay, Wait: turn.Sub(now)}
+	}
+	w := &paceWaiter{ready: make(chan struct{})}
+	s.queue = append(s.queue, w)
+	p.waited++
+	p.settle(s)
+	if len(s.queue) == 1 && !s.letting {
+		p.schedule(s, now)
+	}
+	p.mu.Unlock()
+
+	select {
+	case <-w.ready:
+	case <-ctx.Done():
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := p.hosts[origin]
-	if s == nil {
-		// Forget the origins whose slot has passed, then, past the bound,
-		// the ones whose slot comes first.
-		for len(p.heap) > 0 && (!p.heap[0].next.After(now) || len(p.heap) >= p.max) {
-			old := heap.Pop(&p.heap).(*paceSlot)
-			delete(p.hosts, old.origin)
-			if old.next.After(now) {
-				p.forgotten++
-			}
+	err := ctx.Err()
+	if w.let {
+		s.letting = false
+		if err == nil {
+			s.last = time.Now() // it goes now; else its turn is given back
 		}
-		s = &paceSlot{origin: origin}
-		p.hosts[origin] = s
-		heap.Push(&p.heap, s)
+	} else if i := slices.Index(s.queue, w); i >= 0 {
+		s.queue = slices.Delete(s.queue, i, i+1)
 	}
-	r := reservation{slot: s, start: now, prev: s.next}
-	if s.next.After(now) {
-		r.start = s.next
+	if len(s.queue) > 0 && !s.letting {
+		p.schedule(s, time.Now())
 	}
-	s.next = r.start.Add(delay)
-	r.taken = s.next
-	heap.Fix(&p.heap, s.index)
-	return r
+	p.settle(s)
+	return err
 }
 
-// giveBack returns r's slot to its origin, unless a later reservation has
-// taken the slot after it (then r's slot stays unused: the origin is paced
-// more slowly, never faster).
-func (p *pacer) giveBack(r reservation) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	s := r.slot
-	if p.hosts[s.origin] != s || !s.next.Equal(r.taken) {
+// turn returns when the request after the k requests waiting at s would
+// go, at now.
+func (s *paceSlot) turn(now time.Time, k int) time.Time {
+	t := s.last.Add(s.delay)
+	if s.letting { // the head was let go and is about to go
+		t = now.Add(s.delay)
+	}
+	if t.Before(now) {
+		t = now
+	}
+	return t.Add(time.Duration(k) * s.delay)
+}
+
+// schedule lets the head of s's queue go now, if its turn has come, or
+// when it comes. p.mu is held.
+func (p *pacer) schedule(s *paceSlot, now time.Time) {
+	at := s.last.Add(s.delay)
+	if at.After(now) {
+		if s.timer == nil {
+			s.timer = time.AfterFunc(at.Sub(now), func() { p.fire(s) })
+		} else {
+			s.timer.Reset(at.Sub(now))
+		}
 		return
 	}
-	s.next = r.prev
-	heap.Fix(&p.heap, s.index)
+	w := s.queue[0]
+	s.queue = slices.Delete(s.queue, 0, 1)
+	w.let, s.letting = true, true
+	close(w.ready)
 }
 
-// paceHeap is a min-heap of slots by next (container/heap).
+// fire is s's timer: it lets the head of the queue go, unless that has
+// been done or nobody waits any more.
+func (p *pacer) fire(s *paceSlot) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(s.queue) > 0 && !s.letting {
+		p.schedule(s, time.Now())
+	}
+}
+
+// slot returns origin's pacing state, making it if needed: then it first
+// forgets the idle origins whose delay has passed and, past MaxPacedHosts,
+// the ones whose delay ends first. p.mu is held.
+func (p *pacer) slot(origin string, now time.Time) *paceSlot {
+	if s := p.hosts[origin]; s != nil {
+		return s
+	}
+	for len(p.idle) > 0 {
+		top := p.idle[0]
+		passed := !top.last.Add(top.delay).After(now)
+		if !passed && len(p.hosts) < p.max {
+			break
+		}
+		heap.Pop(&p.idle)
+		delete(p.hosts, top.origin)
+		if !passed {
+			p.forgotten++
+		}
+	}
+	s := &paceSlot{origin: origin, index: -1}
+	p.hosts[origin] = s
+	return s
+}
+
+// settle puts s in the idle heap, at its place, when nobody waits at it,
+// and takes it out when somebody does. p.mu is held.
+func (p *pacer) settle(s *paceSlot) {
+	idle := len(s.queue) == 0 && !s.letting
+	switch {
+	case idle && s.index < 0:
+		heap.Push(&p.idle, s)
+	case idle:
+		heap.Fix(&p.idle, s.index)
+	case s.index >= 0:
+		heap.Remove(&p.idle, s.index)
+	}
+}
+
+// paceHeap is a min-heap of idle origins by when their delay ends
+// (container/heap).
 type paceHeap []*paceSlot
 
-func (h paceHeap) Len() int           { return len(h) }
-func (h paceHeap) Less(i, j int) bool { return h[i].next.Before(h[j].next) }
+func (h paceHeap) Len() int { return len(h) }
+func (h paceHeap) Less(i, j int) bool {
+	return h[i].last.Add(h[i].delay).Before(h[j].last.Add(h[j].delay))
+}
 func (h paceHeap) Swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
 	h[i].index, h[j].index = i, j

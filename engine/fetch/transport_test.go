@@ -582,58 +582,108 @@ func TestTransport_Concurrent(t *testing.T) {
 	}
 }
 
-func TestPacer_Slots(t *testing.T) {
+// TestPacer_Turns checks the pacer's turns: the first request to an origin
+// goes at once, the next is refused when its deadline comes before its
+// turn, and another origin is not held up.
+func TestPacer_Turns(t *testing.T) {
 	p := &pacer{max: 10, hosts: map[string]*paceSlot{}}
-	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	const d = time.Second
-	wantStart := func(r reservation, want time.Duration) {
-		t.Helper()
-		if got := r.start.Sub(t0); got != want {
-			t.Errorf("slot at t0+%v, want t0+%v", got, want)
+	const d = time.Hour
+	bg := context.Background()
+	if err := p.wait(bg, "a", d); err != nil {
+		t.Fatalf("first request: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(bg, time.Minute)
+	defer cancel()
+	for i := 0; i < 3; i++ {
+		var cd *CrawlDelayError
+		if err := p.wait(ctx, "a", d); !errors.As(err, &cd) || cd.Wait <= d-time.Minute || cd.Wait > d {
+			t.Fatalf("second request: %v, want a *CrawlDelayError with a wait of about %v", err, d)
 		}
 	}
-	wantStart(p.reserve("a", d, t0), 0)
-	wantStart(p.reserve("a", d, t0), d)
-	r3 := p.reserve("a", d, t0)
-	wantStart(r3, 2*d)
-	wantStart(p.reserve("b", d, t0), 0) // another origin is not held up
-
-	p.giveBack(r3) // the last slot is given back ...
-	r3 = p.reserve("a", d, t0)
-	wantStart(r3, 2*d) // ... and taken again
-	r4 := p.reserve("a", d, t0)
-	p.giveBack(r3)     // a later slot is taken: r3's stays used
-	wantStart(r4, 3*d) //
-	wantStart(p.reserve("a", d, t0), 4*d)
-
-	// Past the last slot, a request starts at once.
-	wantStart(p.reserve("a", d, t0.Add(time.Minute)), time.Minute)
+	if err := p.wait(ctx, "b", d); err != nil {
+		t.Errorf("another origin: %v", err)
+	}
+	if len(p.hosts) != 2 || p.waited != 0 || len(p.idle) != 2 {
+		t.Errorf("%d hosts, %d waited, %d idle; want 2, 0, 2", len(p.hosts), p.waited, len(p.idle))
+	}
 }
 
 func TestPacer_Bounded(t *testing.T) {
 	const maxHosts = 100
 	p := &pacer{max: maxHosts, hosts: map[string]*paceSlot{}}
-	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	bg := context.Background()
 
-	// A crawl over many hosts, a millisecond apart, with a second's delay:
-	// about a thousand hosts are waiting at any time, ten times the bound.
-	for i := 0; i < 100000; i++ {
-		p.reserve("http://h"+strconv.Itoa(i)+".test", time.Second, t0.Add(time.Duration(i)*time.Millisecond))
-		if len(p.hosts) > maxHosts || len(p.heap) != len(p.hosts) {
-			t.Fatalf("after %d hosts: %d hosts, heap %d, want at most %d", i+1, len(p.hosts), len(p.heap), maxHosts)
+	// A crawl over many hosts with a second's delay: every host is
+	// remembered for a second, far more than the bound.
+	for i := 0; i < 20000; i++ {
+		if err := p.wait(bg, "http://h"+strconv.Itoa(i)+".test", time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.hosts) > maxHosts || len(p.idle) != len(p.hosts) {
+			t.Fatalf("after %d hosts: %d hosts, %d idle, want at most %d", i+1, len(p.hosts), len(p.idle), maxHosts)
 		}
 	}
 	if p.forgotten == 0 {
 		t.Error("no host was forgotten early, want the excess counted")
 	}
 
-	// Hosts whose slot has passed are forgotten first, and not counted.
+	// Hosts whose delay has passed are forgotten first, and not counted.
 	p = &pacer{max: maxHosts, hosts: map[string]*paceSlot{}}
 	for i := 0; i < 10*maxHosts; i++ {
-		p.reserve("http://h"+strconv.Itoa(i)+".test", time.Millisecond, t0.Add(time.Duration(i)*time.Second))
+		if err := p.wait(bg, "http://h"+strconv.Itoa(i)+".test", time.Nanosecond); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if p.forgotten != 0 || len(p.hosts) != 1 {
-		t.Errorf("forgotten %d, %d hosts kept; want 0 and 1", p.forgotten, len(p.hosts))
+	if p.forgotten != 0 || len(p.hosts) > 2 {
+		t.Errorf("forgotten %d, %d hosts kept; want 0 and at most 2", p.forgotten, len(p.hosts))
+	}
+}
+
+// TestTransport_PaceGaps checks that no two requests to an origin go to
+// Base less than the crawl-delay apart, however many workers ask at once:
+// the time a request goes is read under the pacer's lock, when it wakes.
+func TestTransport_PaceGaps(t *testing.T) {
+	d, n := 50*time.Millisecond, 40
+	if testing.Short() {
+		d, n = 20*time.Millisecond, 40
+	}
+	var mu sync.Mutex
+	var went []time.Time
+	s := newSite(t, 200, crawlDelayRobots(d))
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		went = append(went, time.Now())
+		mu.Unlock()
+		return &http.Response{StatusCode: 200, Body: http.NoBody, Request: r}, nil
+	})
+	c := New(Options{})
+	tr := &Transport{Client: c, Agent: "FooBot", Base: base, CrawlDelay: true}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= int64(n) {
+				req, _ := http.NewRequest(http.MethodGet, s.URL+"/page", nil)
+				if _, err := tr.RoundTrip(req); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	short := 0
+	shortest := time.Hour
+	for i := 1; i < len(went); i++ {
+		if g := went[i].Sub(went[i-1]); g < d {
+			short++
+			shortest = min(shortest, g)
+		}
+	}
+	if short > 0 {
+		t.Errorf("%d of %d gaps shorter than the crawl-delay %v (shortest %v)", short, len(went)-1, d, shortest)
 	}
 }
 
@@ -653,4 +703,173 @@ func TestTransport_CloseIdleConnections(t *testing.T) {
 		t.Errorf("Base.CloseIdleConnections called %d times, want 1", n)
 	}
 	(&Transport{}).CloseIdleConnections() // http.DefaultTransport: no panic
+}
+
+// queuedWaiters waits, within ctx, until tr counts n requests that waited
+// for their crawl-delay slot.
+func queuedWaiters(ctx context.Context, t *testing.T, tr *Transport, n int64) {
+	t.Helper()
+	for tr.Stats().Waited < n {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d waiters, want %d", tr.Stats().Waited, n)
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// TestTransport_PaceDeadlineBeforeSlot checks that a request whose
+// deadline comes before its crawl-delay slot fails at once with a
+// *CrawlDelayError, which is a deadline error, without taking the slot: the
+// next request is offered the same one.
+func TestTransport_PaceDeadlineBeforeSlot(t *testing.T) {
+	const delay = 60 * time.Second
+	s := newSite(t, 200, crawlDelayRobots(delay))
+	tr := &Transport{Client: New(Options{}), Agent: "FooBot", CrawlDelay: true}
+	hc := &http.Client{Transport: tr}
+	get(t, hc, s.URL+"/first")
+
+	var waits []time.Duration
+	for i := 0; i < 3; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), delay/2)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/soon", nil)
+		_, err := hc.Do(req)
+		cancel()
+		var cd *CrawlDelayError
+		if !errors.As(err, &cd) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("error = %v, want a *CrawlDelayError that is a deadline error", err)
+		}
+		if cd.Origin != s.URL || cd.Delay != delay || cd.Wait <= delay/2 || cd.Wait > delay {
+			t.Errorf("CrawlDelayError = %+v, want origin %s, delay %v, a wait past the deadline", cd, s.URL, delay)
+		}
+		waits = append(waits, cd.Wait)
+	}
+	// Nothing was reserved: each was offered the slot after /first.
+	if !(waits[2] <= waits[1] && waits[1] <= waits[0]) {
+		t.Errorf("waits offered %v: the refused requests took slots", waits)
+	}
+	if st := tr.Stats(); st.Waited != 0 || st.TooSoon != 3 {
+		t.Errorf("Stats() = %+v, want no waits and 3 refused", st)
+	}
+	if got := s.requested(); len(got) != 1 {
+		t.Errorf("the server received %q, want only the first request", got)
+	}
+}
+
+// TestTransport_PaceCancelGivesBack checks that a waiter whose context ends
+// gives its slot back, wherever it is in the queue: the requests behind it
+// move up.
+func TestTransport_PaceCancelGivesBack(t *testing.T) {
+	const delay = 60 * time.Second
+	s := newSite(t, 200, crawlDelayRobots(delay))
+	tr := &Transport{Client: New(Options{}), Agent: "FooBot", CrawlDelay: true}
+	hc := &http.Client{Transport: tr}
+	get(t, hc, s.URL+"/first")
+
+	ctx, cancel := context.WithTimeout(context.Background(), hostileDeadline)
+	defer cancel()
+	// Three waiters, queued in turn; the first two are then cancelled.
+	var cancels []context.CancelFunc
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := 0; i < 3; i++ {
+		wctx, wcancel := context.WithCancel(context.Background())
+		cancels = append(cancels, wcancel)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequestWithContext(wctx, http.MethodGet, s.URL+"/waiter/"+strconv.Itoa(i), nil)
+			_, errs[i] = hc.Do(req)
+		}()
+		queuedWaiters(ctx, t, tr, int64(i+1))
+	}
+	cancels[0]()
+	cancels[1]()
+	// A probe with a short deadline is refused; the wait it is offered
+	// says where the queue ends: after the third waiter, two delays after
+	// /first, not four.
+	probe, pcancel := context.WithTimeout(context.Background(), time.Second)
+	defer pcancel()
+	var cd *CrawlDelayError
+	for {
+		req, _ := http.NewRequestWithContext(probe, http.MethodGet, s.URL+"/probe", nil)
+		_, err := hc.Do(req)
+		if !errors.As(err, &cd) {
+			t.Fatalf("probe: %v, want a *CrawlDelayError", err)
+		}
+		if cd.Wait <= 2*delay || ctx.Err() != nil {
+			break
+		}
+		// The cancelled waiters may not have left yet.
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Millisecond):
+		}
+	}
+	if cd.Wait > 2*delay {
+		t.Errorf("the probe is offered a slot in %v, want at most %v: the cancelled waiters kept theirs", cd.Wait, 2*delay)
+	}
+	cancels[2]()
+	wg.Wait()
+	for i, err := range errs {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("waiter %d: %v, want context.Canceled", i, err)
+		}
+	}
+	if got := s.requested(); len(got) != 1 {
+		t.Errorf("the server received %q, want only the first request", got)
+	}
+}
+
+// TestTransport_PaceNoStarvation runs eight workers against one host with a
+// crawl-delay, each request with a deadline of one and a half delays, and
+// checks that the host keeps being served: requests that cannot have a slot
+// in time are refused at once instead of reserving slots nobody uses.
+func TestTransport_PaceNoStarvation(t *testing.T) {
+	d := 200 * time.Millisecond
+	slots := 15
+	if testing.Short() {
+		d, slots = 100*time.Millisecond, 10
+	}
+	s := newSite(t, 200, crawlDelayRobots(d))
+	tr := &Transport{Client: New(Options{}), Agent: "FooBot", CrawlDelay: true}
+	hc := &http.Client{Transport: tr}
+	get(t, hc, s.URL+"/first")
+
+	run, cancel := context.WithTimeout(context.Background(), time.Duration(slots)*d)
+	defer cancel()
+	var ok atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; run.Err() == nil; i++ {
+				ctx, cancel := context.WithTimeout(run, d*3/2)
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/w%d/%d", s.URL, w, i), nil)
+				resp, err := hc.Do(req)
+				cancel()
+				var cd *CrawlDelayError
+				switch {
+				case err == nil:
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					ok.Add(1)
+				case errors.As(err, &cd):
+					// Refused at once: ask again a little later, as a
+					// crawler would, rather than spin.
+					select {
+					case <-run.Done():
+					case <-time.After(min(cd.Wait, d/4)):
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	// About one request a delay succeeds; a third is plenty of slack for
+	// a loaded machine, and starvation gives 2 or 3.
+	if got := ok.Load(); got < int64(slots/3) {
+		t.Errorf("%d requests succeeded in %d crawl-delays, want at least %d: the host starved (stats %+v)", got, slots, slots/3, tr.Stats())
+	}
 }

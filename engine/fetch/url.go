@@ -17,6 +17,13 @@ var defaultPorts = map[string]string{"http": "80", "https": "443", "ftp": "21"}
 // robotsPath is the well-known location of the file (RFC 9309 section 2.3).
 const robotsPath = "/robots.txt"
 
+// maxHostLength bounds the host of a robots.txt URL, so that a cache key
+// and the URLs made from it stay short whatever link a crawler follows: DNS
+// names are at most 255 octets (RFC 1035 section 2.3.4), and an IPv6
+// literal, with brackets and a zone, is far shorter. A longer host names no
+// site: RobotsURL fails.
+const maxHostLength = 255
+
 // RobotsURL returns the URL of the robots.txt that governs pageURL:
 // scheme://host[:port]/robots.txt (docs/SEMANTICS.md section 5.1). The scheme
 // and the host are lower-cased, the default port of the scheme (http 80,
@@ -29,8 +36,8 @@ const robotsPath = "/robots.txt"
 // URL whose scheme or authority cannot be parsed, that has no authority
 // ("/a/b", "mailto:x@y", "http:opaque"), an empty host, a port that is not a
 // number from 0 to 65535, a host that is not a valid internationalised
-// domain name, or a scheme other than http, https and ftp. Note that Client
-// fetches http and https only.
+// domain name or is longer than 255 bytes, or a scheme other than http,
+// https and ftp. Note that Client fetches http and https only.
 func RobotsURL(pageURL string) (string, error) {
 	o, err := origin(pageURL)
 	if err != nil {
@@ -66,7 +73,10 @@ func origin(pageURL string) (string, error) {
 	}
 	host, err := canonicalHost(u.Hostname())
 	if err != nil {
-		return "", fmt.Errorf("robots.txt URL of %q: %w", pageURL, err)
+		return "", fmt.Errorf("robots.txt URL of %q: %w", cutText(pageURL, MaxURLLength), err)
+	}
+	if len(host) > maxHostLength {
+		return "", fmt.Errorf("robots.txt URL of %q: the host is longer than %d bytes", cutText(pageURL, MaxURLLength), maxHostLength)
 	}
 	port := u.Port() // "" also for "http://example.com:/": the default port
 	if port != "" {
@@ -161,8 +171,8 @@ func fastOrigin(pageURL string) (o string, ok bool) {
 		}
 		break
 	}
-	if i == scheme {
-		return "", false // empty host
+	if i == scheme || i-scheme > maxHostLength {
+		return "", false // empty or too long: origin says why
 	}
 	if i < len(pageURL) && pageURL[i] == ':' {
 		p := i + 1

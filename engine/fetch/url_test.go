@@ -65,6 +65,11 @@ func TestRobotsURL_Errors(t *testing.T) {
 		{"http://a\uFFFDb.example/", "not a valid internationalised domain name"},
 		{"http://\u0301a.example/", "not a valid internationalised domain name"},
 		{"", "no scheme"},
+		{"http://" + strings.Repeat("a", maxHostLength+1) + "/x", "longer than 255 bytes"},
+		{"HTTP://" + strings.Repeat("A", maxHostLength+1) + "/x", "longer than 255 bytes"},
+	}
+	if got, err := RobotsURL("http://" + strings.Repeat("a", maxHostLength) + "/x"); err != nil {
+		t.Errorf("a host of %d bytes: %q, %v", maxHostLength, got, err)
 	}
 	for _, tt := range tests {
 		got, err := RobotsURL(tt.in)

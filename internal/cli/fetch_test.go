@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // runFetchCLI runs 'robotstxt fetch' in-process.
@@ -257,5 +259,60 @@ func TestFetch_SeparateProgram(t *testing.T) {
 	}
 	if st, out, errs := run(alone, "fetch", "-h"); st != exitOK || out != fetchUsage || errs != "" {
 		t.Errorf("robotstxt fetch -h without robotstxt-fetch: status %d, stderr %q, stdout:\n%s", st, errs, out)
+	}
+}
+
+// TestFetchCLI_SwitchingProtocols: a server that answers 101 and keeps the
+// connection open does not hold fetch: it ends at once, unreachable (exit
+// status 3), well within --timeout.
+func TestFetchCLI_SwitchingProtocols(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var mu sync.Mutex
+	var conns []net.Conn
+	t.Cleanup(func() {
+		close(done)
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			go func() {
+				_, _ = c.Read(make([]byte, 4096))
+				_, _ = io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
+				<-done
+			}()
+		}
+	}()
+	type outcome struct {
+		status int
+		out    string
+	}
+	ended := make(chan outcome, 1)
+	go func() {
+		status, out, _ := runFetchCLI(t, "--timeout", "2s", "http://"+ln.Addr().String()+"/", "/x")
+		ended <- outcome{status, out}
+	}()
+	select {
+	case o := <-ended:
+		if o.status != exitUnreachable || !strings.Contains(o.out, "status\t101\nsource\tunreachable-default\n") {
+			t.Errorf("status %d, output:\n%s", o.status, o.out)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("fetch --timeout 2s still running after 20s")
 	}
 }

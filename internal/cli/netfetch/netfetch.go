@@ -14,8 +14,8 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/internal/cli"
 )
 
-// Fetcher gets robots.txt files with engine/fetch's client over
-// http.DefaultTransport.
+// Fetcher gets robots.txt files with engine/fetch's client over its own
+// transport (fetch.NewHTTPTransport: response headers bounded).
 type Fetcher struct{}
 
 // RobotsURL is fetch.RobotsURL.
@@ -25,12 +25,15 @@ func (Fetcher) RobotsURL(url string) (string, error) { return fetch.RobotsURL(ur
 // cache), keeping the start of the body it reads.
 func (Fetcher) Lookup(ctx context.Context, site string, o cli.FetchOptions) (cli.FetchResult, error) {
 	body := &bodyCopy{}
+	tr := fetch.NewHTTPTransport()
+	defer tr.CloseIdleConnections()
 	client := fetch.New(fetch.Options{
 		Engine:     o.Engine,
 		UserAgent:  o.UserAgent,
 		Timeout:    o.Timeout,
-		HTTPClient: &http.Client{Transport: body.transport(http.DefaultTransport)},
+		HTTPClient: &http.Client{Transport: body.transport(tr)},
 	})
+	defer client.Close()
 	res, err := client.Lookup(ctx, site)
 	if err != nil {
 		return cli.FetchResult{}, err
