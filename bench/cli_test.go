@@ -173,3 +173,82 @@ func runCLI(b *testing.B, urls int, name string, args ...string) {
 	}
 	b.ReportMetric(float64(urls)*float64(b.N)/b.Elapsed().Seconds(), "URLs/s")
 }
+
+// cliThrash are the files of BenchmarkCLIThrashing, written once per run:
+// per thrashing shape its robots.txt and a URL file per URL set.
+var cliThrash = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "robotstxt-bench-thrash-")
+	if err != nil {
+		return "", err
+	}
+	tempMu.Lock()
+	tempDirs = append(tempDirs, dir)
+	tempMu.Unlock()
+	for _, c := range gen.Thrashing(1) {
+		if err := os.WriteFile(filepath.Join(dir, c.Name+".txt"), c.Body, 0o644); err != nil {
+			return "", err
+		}
+		for set, urls := range map[string][]string{"short": c.Short, "2KiB": c.Medium, "64KiB": {c.Long}} {
+			if err := writeLines(filepath.Join(dir, c.Name+"-"+set+".urls"), urls); err != nil {
+				return "", err
+			}
+		}
+	}
+	return dir, nil
+})
+
+// BenchmarkCLIThrashing measures `robotstxt check` and cmd/libcheck's
+// slyrz as whole processes on the thrashing shapes (gen.Thrashing), each
+// with its 2,000 short URLs, 20 of 2 KiB and one of 64 KiB, and reports
+// the larger peak RSS of the runs (maxRSS-MiB). Skipped in -short mode.
+func BenchmarkCLIThrashing(b *testing.B) {
+	if testing.Short() {
+		b.Skip("-short: the CLI processes are skipped")
+	}
+	s := setupCLI(b)
+	dir, err := cliThrash()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range gen.Thrashing(1) {
+		for _, set := range []string{"short", "2KiB", "64KiB"} {
+			robots, urls := filepath.Join(dir, c.Name+".txt"), filepath.Join(dir, c.Name+"-"+set+".urls")
+			b.Run(fmt.Sprintf("robotstxt/%s-%s", c.Name, set), func(b *testing.B) {
+				runProcess(b, s.bin, "check", "--robots", robots, "--agent", Agent, "--semantics", "google", "--urls", urls)
+			})
+			b.Run(fmt.Sprintf("slyrz/%s-%s", c.Name, set), func(b *testing.B) {
+				runProcess(b, s.libcheck, "-lib", "slyrz", "-robots", robots, "-agent", Agent, "-urls", urls)
+			})
+		}
+	}
+}
+
+// runProcess runs the command b.N times, its output to /dev/null, and,
+// where /usr/bin/time is installed, reports the largest peak RSS of its runs
+// (maxRSS-MiB). The peak is read by /usr/bin/time because Go starts a child
+// sharing the benchmark's own memory until it execs, so that the child's
+// rusage counts the benchmark's pages.
+func runProcess(b *testing.B, name string, args ...string) {
+	timeCmd, err := exec.LookPath("/usr/bin/time")
+	maxRSS := int64(-1)
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(name, args...)
+		if err == nil {
+			cmd = exec.Command(timeCmd, append([]string{"-f", "maxrss %M", name}, args...)...)
+		}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%s: %v\n%s", filepath.Base(name), err, stderr.Bytes())
+		}
+		if i := bytes.LastIndex(stderr.Bytes(), []byte("maxrss ")); i >= 0 {
+			var kib int64
+			if _, err := fmt.Sscanf(string(stderr.Bytes()[i:]), "maxrss %d", &kib); err == nil {
+				maxRSS = max(maxRSS, kib)
+			}
+		}
+	}
+	if maxRSS >= 0 {
+		b.ReportMetric(float64(maxRSS)/1024, "maxRSS-MiB")
+	}
+}
