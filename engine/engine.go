@@ -56,7 +56,10 @@ type Options struct {
 	MaxFileSize int
 	// CacheBytes bounds the memory of the states each matcher's automaton
 	// builds; 0 means DefaultCacheBytes. When a cache is full it is cleared
-	// and deciding goes on: a small value costs time, never correctness.
+	// and deciding goes on: a small value costs time, never correctness. A
+	// negative value builds no states: the automaton's linear fallback
+	// decides every URL (see package automaton), slower per URL than a warm
+	// cache and holding none.
 	CacheBytes int
 	// ReserveBytes, when positive, is the size each matcher's transition
 	// table starts at, up to a quarter of CacheBytes, and the table is a

@@ -152,9 +152,7 @@
 // check reserves 2 MiB for its matcher's transition table from the start
 // (engine.Options.ReserveBytes), so that the table is not copied each time
 // the URLs' states outgrow it, nor its first states built again in a wider
-// table once they outgrow a narrow one of 128 KiB; on Linux its
-// pages are mapped 128 KiB at a time as the table fills, in one system call
-// each, not a page fault each.
+// table once they outgrow a narrow one of 128 KiB.
 //
 // When standard output is closed early (robotstxt check ... | head -1) the
 // command stops quietly: the operating system ends it with SIGPIPE (status

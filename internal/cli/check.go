@@ -72,8 +72,8 @@ const (
 	// wide from the first state (engine.Options.ReserveBytes): a quarter
 	// of the automaton's cache, the most a reservation may take. check decides
 	// every URL on one file, often thousands; adding rows in place spares
-	// it copying the table, and mapping the copy's pages, each time it
-	// grows. LIMITS.md gives the measurement.
+	// it copying the table each time it grows, and starting wide spares
+	// building its first states twice. LIMITS.md gives the measurement.
 	checkReserveBytes = engine.DefaultCacheBytes / 4
 
 	// maxQuotedText caps how much of a bad line is echoed on stderr, and
