@@ -96,6 +96,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Wildcard is the byte that matches any run of bytes in a Pattern.
@@ -428,12 +429,27 @@ func simplify(p Pattern) (b string, anchored bool) {
 // concurrent use. Once the states input visits exist it runs in one pass,
 // takes no lock and allocates nothing; otherwise its cost is bounded by the
 // fallback's (see the package doc).
+//
+// Match and MatchPrefix each hold the DFA's path, the hot one, in their own
+// frame: a call to a shared function cost a fifth more per input.
 func (s *Set) Match(input string) int {
-	if s.d == nil {
+	d := s.d
+	if d == nil {
 		return NoMatch
 	}
-	ans, _ := match(s.d, &s.d.classes, input)
-	return s.answer(ans)
+	if d.skip.Load() > 0 {
+		ans, _ := d.matchPolicy(&d.classes, input)
+		return s.answer(ans)
+	}
+	g := d.cur.Load()
+	st, best := g.s0, g.best0
+	if st != deadState {
+		if g, st, best = scan(d, g, &d.classes, st, best, input); st == giveUpState {
+			ans, _ := d.giveUp(&d.classes, input)
+			return s.answer(ans)
+		}
+	}
+	return s.answer(d.end(g, st, best))
 }
 
 // MatchPrefix is Match, except that it may stop at a byte of Options.Escape
@@ -441,44 +457,59 @@ func (s *Set) Match(input string) int {
 // byte that could change the answer, the fallback at the first escape byte.
 // With ok true the answer is Match's.
 func (s *Set) MatchPrefix(input string) (index int, ok bool) {
-	if s.d == nil {
+	d := s.d
+	if d == nil {
 		return NoMatch, true
 	}
-	d := s.d
 	if !d.hasFast {
 		return NoMatch, false
 	}
-	ans, ok := match(d, d.fast, input)
-	return s.answer(ans), ok
+	var ans uint32
+	if d.skip.Load() > 0 {
+		ans, ok = d.matchPolicy(d.fast, input)
+		return s.answer(ans), ok
+	}
+	g := d.cur.Load()
+	st, best := g.s0, g.best0
+	if st != deadState {
+		switch g, st, best = scan(d, g, d.fast, st, best, input); st {
+		case escapeState:
+			return NoMatch, false
+		case giveUpState:
+			ans, ok = d.giveUp(d.fast, input)
+			return s.answer(ans), ok
+		}
+	}
+	return s.answer(d.end(g, st, best)), true
 }
 
-// match is Match (cls is d.classes) and MatchPrefix (cls is d.fast): it
-// returns the answer (pattern number + 1, 0 for none), and false at an
-// escape byte. The DFA decides unless the policy gives this input to the
-// fallback, or the DFA gives up on it (scan returns giveUpState): the
-// fallback then decides the whole input.
-func match[T string | []byte](d *dfa, cls *[256]uint8, in T) (uint32, bool) {
-	probe := false
-	if n := d.skip.Load(); n > 0 {
-		if n == fallbackOnly || d.skip.Add(-1) > 0 {
-			return fallbackMatch(d, cls, in)
-		}
-		probe = true // this input tries the DFA again
+// giveUp records that the DFA gave up on in, and returns the fallback's
+// answer for it (as match does).
+func (d *dfa) giveUp(cls *[256]uint8, in string) (uint32, bool) {
+	d.gaveUp()
+	return fallbackMatch(d, cls, in)
+}
+
+// matchPolicy is Match and MatchPrefix (cls is d.classes or d.fast) while
+// the policy sends inputs to the fallback: this one goes to it, or, when
+// its turn has come, tries the DFA again (a probe). It returns the answer
+// (pattern number + 1, 0 for none), and false at an escape byte.
+func (d *dfa) matchPolicy(cls *[256]uint8, in string) (uint32, bool) {
+	if n := d.skip.Load(); n == fallbackOnly || d.skip.Add(-1) > 0 {
+		return fallbackMatch(d, cls, in)
 	}
 	g := d.cur.Load()
 	st, best := g.s0, g.best0
 	if st != deadState {
 		switch g, st, best = scan(d, g, cls, st, best, in); st {
 		case escapeState:
+			d.probed()
 			return 0, false
 		case giveUpState:
-			d.gaveUp()
-			return fallbackMatch(d, cls, in)
+			return d.giveUp(cls, in)
 		}
 	}
-	if probe {
-		d.probed()
-	}
+	d.probed()
 	return d.end(g, st, best), true
 }
 
@@ -704,7 +735,7 @@ func (s *Set) Bytes() int {
 
 // dfaOverhead is the memory of a dfa beyond its slices and class map: its
 // fields and slice headers.
-const dfaOverhead = 192
+const dfaOverhead = int(unsafe.Sizeof(dfa{})) - 256
 
 func (p *prog) progBytes() int {
 	n := len(p.all) + 8*len(p.ends) + 5*len(p.starts) + 256 + dfaOverhead
