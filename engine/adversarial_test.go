@@ -145,6 +145,9 @@ func TestAdversarial(t *testing.T) {
 	for _, c := range adversarialCases() {
 		for _, sem := range sems {
 			t.Run(c.Name+"/"+sem.String(), func(t *testing.T) {
+				if testing.Short() && strings.HasPrefix(c.Name, "thrash-") {
+					t.Skip("-short: the thrashing shapes take seconds each here; TestThrashing_FallbackDecides runs them in -short too")
+				}
 				if dl, ok := t.Deadline(); ok && time.Until(dl) < 2*compileWatchdog+10*time.Second {
 					t.Fatalf("not run: the test binary's -timeout is too close")
 				}
