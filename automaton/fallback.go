@@ -106,6 +106,10 @@ type fbNode struct {
 	subMin int32 // the best rank of a pattern at or below it
 	kids   int32 // its first child (see fallback.nodes)
 	tails  int32 // its first tail
+	// rest is the fewest input bytes a pattern at or below it still needs
+	// after it is reached: a node reached within rest of the input's end
+	// completes nothing.
+	rest int32
 }
 
 // byteTrie is a trie over bytes with its children laid out in one slice:
@@ -181,6 +185,7 @@ type fbScratch struct {
 	starts []int32
 	heap   []fbFrame
 	cands  []fbEntry // (node, occurrence) lists of frames
+	n      int32     // the input's length
 }
 
 type fbSlot struct {
@@ -270,9 +275,10 @@ func fbScan[T string | []byte](f *fallback, sc *fbScratch, in T) int32 {
 	// reach reaches node v at position at: its children (by their best
 	// rank, so the first that cannot beat best ends the loop) start
 	// waiting for their pieces, and so do its tails.
+	n := int32(len(in))
 	reach := func(v, at int32) {
 		nd := &f.nodes[v]
-		if nd.subMin >= best {
+		if nd.subMin >= best || at+nd.rest > n {
 			return
 		}
 		sc.work++
@@ -404,6 +410,7 @@ func fbSearch[T string | []byte](f *fallback, sc *fbScratch, in T) (int32, bool)
 		}
 	}
 	sc.work += len(in) + len(sc.occ)
+	sc.n = int32(len(in))
 	// Each piece's starts, in order, at starts[at:at+n].
 	at := int32(0)
 	for k := range sc.odense {
@@ -538,6 +545,9 @@ func (sc *fbScratch) advance(f *fallback, fr *fbFrame) bool {
 			if q = sc.nextOcc(sc.odense[k], fr.pos); q < 0 {
 				continue
 			}
+		}
+		if q+f.pieceLen[f.nodes[c].piece]+f.nodes[c].rest > sc.n {
+			continue // too near the end for any pattern below it
 		}
 		fr.c, fr.q, fr.key = c, q, f.nodes[c].subMin
 		return true

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // pairTable is an open-addressing map from a pair of int32s (not both -1)
@@ -382,6 +383,22 @@ func buildFallback(p *prog) *fallback {
 	for k := range headKids {
 		headKids[k].v = renum[headKids[k].v]
 	}
+	// The input each node still needs, children before parents (breadth
+	// first numbering puts them after).
+	for v := len(protos) - 1; v >= 0; v-- {
+		nd := &f.nodes[v]
+		rest := noRank
+		if nd.done != noRank {
+			rest = 0
+		}
+		for c := nd.kids; c < f.nodes[v+1].kids; c++ {
+			rest = min(rest, f.pieceLen[f.nodes[c].piece]+f.nodes[c].rest)
+		}
+		for _, t := range f.tails[nd.tails:f.nodes[v+1].tails] {
+			rest = min(rest, f.pieceLen[t.piece])
+		}
+		nd.rest = rest
+	}
 	// Each head's children, in order (their numbers are their best ranks'
 	// order), and the children of wide parents by piece.
 	f.rootAt = make([]int32, f.heads.size()+1)
@@ -429,7 +446,7 @@ func buildFallback(p *prog) *fallback {
 
 	f.bytes = f.heads.memory() + f.pieces.memory() + 4*(cap(f.exact)+cap(f.prefix)+cap(f.fail)+cap(f.pieceLen)+
 		cap(f.pieceAt)+cap(f.out)+cap(f.nextOut)+cap(f.initAt)+cap(f.initTailAt)) +
-		12*(cap(f.init)+cap(f.initTail)) + 8*cap(f.tails) + 20*cap(f.nodes) + 4*(cap(f.rootAt)+cap(f.roots)) + 12*cap(f.wide.keys)
+		12*(cap(f.init)+cap(f.initTail)) + 8*cap(f.tails) + int(unsafe.Sizeof(fbNode{}))*cap(f.nodes) + 4*(cap(f.rootAt)+cap(f.roots)) + 12*cap(f.wide.keys)
 	return f
 }
 
