@@ -204,15 +204,15 @@ const (
 // chooses between them (policy.go).
 type dfa struct {
 	prog
-	cur atomic.Pointer[gen]
+	cur atomic.Pointer[generation]
 	// skip is the number of inputs the fallback decides before the DFA is
 	// tried again; 0 (or less) when the DFA decides (see Match).
 	skip atomic.Int32
 	// mu guards misses: the current generation's growth and its
 	// replacement.
-	mu     sync.Mutex
-	clears atomic.Int64 // generations started because one was full
-	held   atomic.Int64 // the current generation's bytes, for Bytes
+	mu       sync.Mutex
+	clears   atomic.Int64 // generations started because one was full
+	curBytes atomic.Int64 // the current generation's bytes, for Bytes
 	policy
 }
 
@@ -248,7 +248,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	// build the first of them twice (see Options.ReserveBytes).
 	g, _ := d.prog.newGen(sc, d.reserve == 0, nil, 0, nil)
 	d.cur.Store(g)
-	d.held.Store(int64(g.bytes))
+	d.curBytes.Store(int64(g.bytes))
 	s.d = d
 	return s
 }
@@ -541,14 +541,14 @@ func better(a, b uint32) uint32 {
 // narrow table); once it finds a transition not computed yet, scanMissing
 // goes on. Instantiated once for string and once for []byte, so neither
 // pays for the other.
-func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T) (*gen, uint32, uint32) {
+func scan(d *dfa, g *generation, cls *[256]uint8, s, best uint32, in string) (*generation, uint32, uint32) {
 	w := g.tab.Load().w
 	var i int
 	var t uint32
 	if g.narrow {
-		i, s, best, t = runNarrow(w, cls, g.stride, g.xoff, s, best, in, 0)
+		i, s, best, t = runNarrow(w, cls, g.stride, g.ansAt, s, best, in, 0)
 	} else {
-		i, s, best, t = run(w, cls, g.xoff, s, best, in, 0)
+		i, s, best, t = run(w, cls, g.ansAt, s, best, in, 0)
 	}
 	if t != unknownState {
 		return g, s, best // the end of in, or s is dead or escape
@@ -560,7 +560,7 @@ func scan[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in
 // state s is not computed yet: it computes the transitions run finds
 // missing, with a scratch from scratchPool, and gives up when their cost
 // passes d.workLimit.
-func scanMissing[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uint32, in T, i int) (*gen, uint32, uint32) {
+func scanMissing(d *dfa, g *generation, cls *[256]uint8, s, best uint32, in string, i int) (*generation, uint32, uint32) {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	sc.work = 0
@@ -578,14 +578,14 @@ func scanMissing[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uin
 			if t == deadState {
 				return g, t, best
 			}
-			if s, best = enter(w, g.xoff, t, best); s == deadState {
+			if s, best = enter(w, g.ansAt, t, best); s == deadState {
 				return g, s, best
 			}
 		} // else the cell is known now: run reads it again
 		if g.narrow {
-			i, s, best, t = runNarrow(w, cls, g.stride, g.xoff, s, best, in, i)
+			i, s, best, t = runNarrow(w, cls, g.stride, g.ansAt, s, best, in, i)
 		} else {
-			i, s, best, t = run(w, cls, g.xoff, s, best, in, i)
+			i, s, best, t = run(w, cls, g.ansAt, s, best, in, i)
 		}
 		if t != unknownState {
 			return g, s, best
@@ -606,14 +606,10 @@ func scanMissing[T string | []byte](d *dfa, g *gen, cls *[256]uint8, s, best uin
 // and run waits for it. runNarrow does not always (see there); a wide table
 // is one whose states outgrew a narrow one, over a thousand of them, and
 // there guessing loses unless the same few URLs come again and again: the
-// million distinct URLs of BenchmarkCLI on the large generated file visit
-// 4,412 states, and of their bytes 41% keep the state and 26% lead to the
-// next row, in no order a branch predictor learns. On that automaton,
-// runNarrow's two guesses cost 137 ns per URL cycling through the million
-// and 34 ns cycling through the first thousand (which the predictor learns
-// by heart); this loop costs 81 and 59 ns (medians of 3). A crawler
-// decides distinct URLs, so a wide table waits.
-func run[T string | []byte](w []uint32, cls *[256]uint8, xoff, s, best uint32, in T, i int) (int, uint32, uint32, uint32) {
+// bytes of distinct URLs keep the state or lead to the next row in no order
+// a branch predictor learns. A crawler decides distinct URLs, so a wide
+// table waits (LIMITS.md has the measurement).
+func run(w []uint32, cls *[256]uint8, ansAt, s, best uint32, in string, i int) (int, uint32, uint32, uint32) {
 	for ; i < len(in); i++ {
 		t := atomic.LoadUint32(&w[s+uint32(cls[in[i]])])
 		if t&specialBit != 0 {
@@ -623,9 +619,9 @@ func run[T string | []byte](w []uint32, cls *[256]uint8, xoff, s, best uint32, i
 			case deadState, escapeState:
 				return i, t, best, 0
 			case endState:
-				return i, deadState, better(best, w[s+xoff+colEOI]), 0
+				return i, deadState, better(best, w[s+ansAt+colEOI]), 0
 			}
-			if t, best = enter(w, xoff, t, best); t == deadState {
+			if t, best = enter(w, ansAt, t, best); t == deadState {
 				return i, t, best, 0
 			}
 		}
@@ -649,7 +645,7 @@ func run[T string | []byte](w []uint32, cls *[256]uint8, xoff, s, best uint32, i
 // on URLs decided again and again, as in the Decide benchmarks, the
 // predictor learns them and they win by up to 1.6 times. Narrow tables are
 // small ones, whose few states real URLs follow in order.
-func runNarrow[T string | []byte](w []uint32, cls *[256]uint8, stride, xoff, s, best uint32, in T, i int) (int, uint32, uint32, uint32) {
+func runNarrow(w []uint32, cls *[256]uint8, stride, ansAt, s, best uint32, in string, i int) (int, uint32, uint32, uint32) {
 	for ; i < len(in); i++ {
 		c := uint32(cls[in[i]])
 		t := atomic.LoadUint32(&w[s+c>>1]) >> (c & 1 * 16) & 0xFFFF
@@ -667,9 +663,9 @@ func runNarrow[T string | []byte](w []uint32, cls *[256]uint8, stride, xoff, s, 
 			case deadState & 0xFFFF, escapeState & 0xFFFF:
 				return i, t | 0xFFFF0000, best, 0
 			case endState & 0xFFFF:
-				return i, deadState, better(best, w[s+xoff+colEOI]), 0
+				return i, deadState, better(best, w[s+ansAt+colEOI]), 0
 			}
-			if t, best = enter(w, xoff, t&^narrowSpecial|specialBit, best); t == deadState {
+			if t, best = enter(w, ansAt, t&^narrowSpecial|specialBit, best); t == deadState {
 				return i, t, best, 0
 			}
 		}
@@ -679,11 +675,11 @@ func runNarrow[T string | []byte](w []uint32, cls *[256]uint8, stride, xoff, s, 
 }
 
 // end returns the answer for the input scanned so far.
-func (d *dfa) end(g *gen, s, best uint32) uint32 {
+func (d *dfa) end(g *generation, s, best uint32) uint32 {
 	if s == deadState {
 		return best
 	}
-	return better(best, g.tab.Load().w[s+g.xoff+colEOI])
+	return better(best, g.tab.Load().w[s+g.ansAt+colEOI])
 }
 
 // Empty reports whether no pattern of s can match: every input gives
@@ -725,7 +721,7 @@ func (s *Set) Stats() Stats {
 func (s *Set) Bytes() int {
 	n := 4 * len(s.index)
 	if d := s.d; d != nil {
-		n += d.progBytes() + int(d.held.Load())
+		n += d.progBytes() + int(d.curBytes.Load())
 		if f := d.fb.Load(); f != nil {
 			n += f.bytes
 		}
@@ -799,7 +795,7 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 				fmt.Fprintf(b, " %d->%s", c, g.name(v))
 			}
 		}
-		extra := w[off+g.xoff : off+g.stride]
+		extra := w[off+g.ansAt : off+g.stride]
 		fmt.Fprintf(b, " end->%s", answer(extra[colEOI]))
 		if extra[colAcc] != 0 {
 			fmt.Fprintf(b, " accepts %s", answer(extra[colAcc]))
@@ -808,7 +804,7 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 	}
 }
 
-func (g *gen) name(s uint32) string {
+func (g *generation) name(s uint32) string {
 	switch s {
 	case deadState:
 		return "dead"

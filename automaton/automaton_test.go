@@ -551,7 +551,7 @@ func buildAll(t *testing.T, s *Set) {
 		for c := uint32(0); c < d.nclass; c++ {
 			v := g.cell(g.tab.Load().w, st, c)
 			if v == unknownState {
-				var g2 *gen
+				var g2 *generation
 				if g2, _, v = d.miss(g, new(scratch), st, c); g2 != g {
 					t.Fatalf("the cache was cleared while building every state")
 				}

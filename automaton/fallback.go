@@ -224,7 +224,7 @@ const maxOccurrences = 1 << 14
 // which ends at len(in) (the caller cuts it at an End byte). It searches
 // (fbSearch) when the input's piece occurrences are few enough to record,
 // and scans (fbScan) otherwise.
-func fbMatch[T string | []byte](f *fallback, sc *fbScratch, in T) int32 {
+func fbMatch(f *fallback, sc *fbScratch, in string) int32 {
 	if len(sc.sparse) < len(f.pieceLen) {
 		sc.sparse = make([]int32, len(f.pieceLen))
 	}
@@ -266,7 +266,7 @@ func (sc *fbScratch) slot(pc int32, add bool) *fbSlot {
 
 // fbScan matches in by the scan the fallback's doc describes: one pass, a
 // queue of waiting nodes per piece.
-func fbScan[T string | []byte](f *fallback, sc *fbScratch, in T) int32 {
+func fbScan(f *fallback, sc *fbScratch, in string) int32 {
 	sc.dense, sc.entries = sc.dense[:0], sc.entries[:0]
 	sc.path = append(sc.path[:0], 0)
 	best := f.prefix[0]
@@ -386,7 +386,7 @@ func (f *fallback) headTails(sc *fbScratch, pc, n, best int32) int32 {
 // subtree whose best rank cannot beat the best match found is not entered.
 // It reaches a subset of the nodes fbScan reaches, often a small one: the
 // first matches found are of the best patterns.
-func fbSearch[T string | []byte](f *fallback, sc *fbScratch, in T) (int32, bool) {
+func fbSearch(f *fallback, sc *fbScratch, in string) (int32, bool) {
 	sc.odense, sc.occ = sc.odense[:0], sc.occ[:0]
 	sc.path = append(sc.path[:0], 0)
 	best := f.prefix[0]

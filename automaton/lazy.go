@@ -89,7 +89,7 @@ func (p *prog) kind(it int32) uint8 {
 }
 
 // Row layout: one cell per byte class, then three 32-bit words of answers
-// at word xoff of the row.
+// at word ansAt of the row.
 const (
 	colEOI  = 0 // answer if the input ends in this state: an anchored pattern at its end (rank+1, 0 none)
 	colAcc  = 1 // answer completed on entering this state (rank+1, 0 none)
@@ -166,7 +166,7 @@ func narrowed(v uint32) uint32 {
 
 // setFresh is setCell for a row that no reader can reach yet: plain
 // stores, no atomic exchange.
-func (g *gen) setFresh(row []uint32, c, v uint32) {
+func (g *generation) setFresh(row []uint32, c, v uint32) {
 	if !g.narrow {
 		row[c] = v
 		return
@@ -182,7 +182,7 @@ func withHalf(x, c, v uint32) uint32 {
 }
 
 // cell returns the transition value of class c in the row at s of w.
-func (g *gen) cell(w []uint32, s, c uint32) uint32 {
+func (g *generation) cell(w []uint32, s, c uint32) uint32 {
 	if !g.narrow {
 		return atomic.LoadUint32(&w[s+c])
 	}
@@ -191,7 +191,7 @@ func (g *gen) cell(w []uint32, s, c uint32) uint32 {
 
 // setCell stores transition value v for class c in the row at s of w,
 // under g.mu.
-func (g *gen) setCell(w []uint32, s, c, v uint32) {
+func (g *generation) setCell(w []uint32, s, c, v uint32) {
 	if !g.narrow {
 		atomic.StoreUint32(&w[s+c], v)
 		return
@@ -200,7 +200,7 @@ func (g *gen) setCell(w []uint32, s, c, v uint32) {
 	atomic.StoreUint32(x, withHalf(atomic.LoadUint32(x), c, v))
 }
 
-// gen is one generation of a dfa's cache of states: the states built so far
+// generation is one generation of a dfa's cache of states: the states built so far
 // and their transitions. The scan reads its table without locking; a cell
 // still unknownState is computed under the dfa's mutex (miss), written with
 // an atomic store, and then read by everyone. When a generation's memory
@@ -211,16 +211,16 @@ func (g *gen) setCell(w []uint32, s, c, v uint32) {
 // (the successor is computed from the old state and added to the new
 // generation), so that a retired generation is held only by inputs that
 // finish without another miss, and is collected when they do.
-type gen struct {
+type generation struct {
 	tab atomic.Pointer[table]
 	// s0 and best0 are the state and answer at the start of every input;
 	// s0 is deadState when the answer is already final.
 	s0, best0 uint32
 	// The row layout: narrow or wide (see table), words per row, and the
 	// word of a row where its answers start.
-	narrow       bool
-	stride, xoff uint32
-	wideItems    bool // items take two uint16s in the arena (see item)
+	narrow        bool
+	stride, ansAt uint32
+	wideItems     bool // items take two uint16s in the arena (see item)
 
 	// Everything below, and writes to tab's cells, are guarded by the
 	// dfa's mutex.
@@ -278,15 +278,15 @@ type stateInfo struct {
 }
 
 // Memory counted per state and per star set beyond their slices' items,
-// for fits, and of a generation's fixed parts.
+// for canAdd, and of a generation's fixed parts.
 const (
 	stateOverhead   = 16 + 2*4 // a stateInfo, two index slots
 	starSetOverhead = 3 * 24   // its slice headers
-	genOverhead     = 256      // the gen and table structs, slice headers
+	genOverhead     = 256      // the generation and table structs, slice headers
 )
 
 // account counts again the memory g holds: every slice at its capacity.
-func (g *gen) account() {
+func (g *generation) account() {
 	n := genOverhead + g.psetBytes + 24*cap(g.psets)
 	n += 16 * cap(g.states)
 	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.tab.Load().w))
@@ -298,13 +298,13 @@ func (g *gen) account() {
 // start state and, when stars is not nil, the state (stars, acc, t) (a
 // successor computed in an older generation), whose transition value it
 // also returns.
-func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []int32) (*gen, uint32) {
-	g := &gen{narrow: narrow, wideItems: len(p.all) > 1<<16}
-	g.xoff = p.nclass
+func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []int32) (*generation, uint32) {
+	g := &generation{narrow: narrow, wideItems: len(p.all) > 1<<16}
+	g.ansAt = p.nclass
 	if narrow {
-		g.xoff = (p.nclass + 1) / 2
+		g.ansAt = (p.nclass + 1) / 2
 	}
-	g.stride = g.xoff + nExtra
+	g.stride = g.ansAt + nExtra
 	tab := &table{}
 	if p.reserve > 0 {
 		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
@@ -327,7 +327,7 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	start := g.finish(p, sc, g.nextStars(p, sc, empty), acc0)
 	g.s0, g.best0 = deadState, 0
 	if start != deadState {
-		g.s0, g.best0 = enter(g.tab.Load().w, g.xoff, start, 0)
+		g.s0, g.best0 = enter(g.tab.Load().w, g.ansAt, start, 0)
 	}
 	v := uint32(0)
 	if stars != nil {
@@ -343,20 +343,20 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 // which a pattern completes, the better answer, and deadState when no
 // pattern still alive can beat it. The scan loops do the same inline, and
 // must agree.
-func enter(w []uint32, xoff, t, best uint32) (uint32, uint32) {
+func enter(w []uint32, ansAt, t, best uint32) (uint32, uint32) {
 	if t&specialBit == 0 {
 		return t, best
 	}
 	t &^= specialBit
-	best = better(best, w[t+xoff+colAcc])
-	if best <= w[t+xoff+colMin] {
+	best = better(best, w[t+ansAt+colAcc])
+	if best <= w[t+ansAt+colMin] {
 		return deadState, best
 	}
 	return t, best
 }
 
 // tset returns state k's T, as stored in the arena: see item.
-func (g *gen) tset(k int32) []uint16 {
+func (g *generation) tset(k int32) []uint16 {
 	end := int32(len(g.arena))
 	if int(k)+1 < len(g.states) {
 		end = g.states[k+1].off
@@ -368,7 +368,7 @@ func (g *gen) tset(k int32) []uint16 {
 // automaton has at most 65536 items (every real robots.txt but the largest
 // generated ones), else two (high half first). Half the memory of int32s
 // for the sets that a state keeps only to compute its successors.
-func (g *gen) item(t []uint16, i int) int32 {
+func (g *generation) item(t []uint16, i int) int32 {
 	if g.wideItems {
 		return int32(t[2*i])<<16 | int32(t[2*i+1])
 	}
@@ -376,7 +376,7 @@ func (g *gen) item(t []uint16, i int) int32 {
 }
 
 // items returns the number of items of a T set stored in the arena.
-func (g *gen) items(t []uint16) int {
+func (g *generation) items(t []uint16) int {
 	if g.wideItems {
 		return len(t) / 2
 	}
@@ -384,7 +384,7 @@ func (g *gen) items(t []uint16) int {
 }
 
 // equalT reports whether the stored T set t holds the items out.
-func (g *gen) equalT(t []uint16, out []int32) bool {
+func (g *generation) equalT(t []uint16, out []int32) bool {
 	if g.items(t) != len(out) {
 		return false
 	}
@@ -425,7 +425,7 @@ func (sc *scratch) add(p *prog, it int32, acc uint32) uint32 {
 
 // successor computes, into the scratch, the successor of state k on class
 // c, and returns its star set and answer for finish.
-func (g *gen) successor(p *prog, sc *scratch, k int32, c uint32) (int32, uint32) {
+func (g *generation) successor(p *prog, sc *scratch, k int32, c uint32) (int32, uint32) {
 	sc.begin()
 	acc := uint32(0)
 	ps := &g.psets[g.states[k].pid]
@@ -448,7 +448,7 @@ func (g *gen) successor(p *prog, sc *scratch, k int32, c uint32) (int32, uint32)
 // nextStars returns the star set after the successor being built: star set
 // q's stars, less those of patterns that reached a later star, plus the new
 // stars (the last per pattern). It returns q itself when nothing changed.
-func (g *gen) nextStars(p *prog, sc *scratch, q int32) int32 {
+func (g *generation) nextStars(p *prog, sc *scratch, q int32) int32 {
 	if len(sc.newStars) == 0 {
 		return q
 	}
@@ -483,8 +483,8 @@ func (sc *scratch) mergeStars(p *prog, old []int32) []int32 {
 // finish turns the successor being built (star set q of g, sc.tnext and
 // acc) into a transition value: the dead state, or a state's offset, marked
 // special when it accepts. It adds the state when new, past the budget too:
-// the caller checks the budget first (fits).
-func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
+// the caller checks the budget first (canAdd).
+func (g *generation) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	stars := g.psets[q].stars
 	// Transient items: sorted, without duplicates, and without those before
 	// their pattern's star (the star matches everything they could).
@@ -554,17 +554,14 @@ func (g *gen) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 // bigTableWords is the size (128 KiB) from which a table doubles again
 // when it grows, instead of growing by half. Each growth copies the table
 // into new memory, and the copy's pages are what a big table's growth
-// costs: on the 200,000 URLs of BenchmarkCLI (4,161 states, a 0.8 MB
-// table) growing by half to the end took 1,551 page faults in all, and
-// doubling from here 1,320 (perf stat -e page-faults, mean of 5), 3-5 ms
-// of the process's 62. The corpus's tables are smaller: its heap after
-// deciding is the same (15,945 B a file). Doubling from 64 KiB took 1,245
-// faults but cost the corpus 37 B a file.
+// costs: fewer, larger growths fault fewer pages, while the small tables
+// the corpus's files build waste less growing by half (LIMITS.md has the
+// measurement).
 const bigTableWords = 128 << 10 / 4
 
 // tableWords returns the size, in words, of a table of g that wants n: n,
 // but at most narrowMaxWords when g is narrow.
-func (g *gen) tableWords(n int) int {
+func (g *generation) tableWords(n int) int {
 	if g.narrow {
 		return min(n, narrowMaxWords)
 	}
@@ -581,7 +578,7 @@ const initialRows = 8
 // computing a successor: to the dead state when k has no star, else to the
 // state of k's stars alone if it exists (k itself, when that is k). Most
 // bytes of most URLs are such bytes; each would otherwise cost a miss.
-func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
+func (g *generation) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 	tab := g.tab.Load()
 	base := uint32(k) * g.stride
 	if need := int(base + g.stride); need > len(tab.w) {
@@ -594,7 +591,7 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 		if len(tab.w) >= 32*int(g.stride) && len(tab.w) < bigTableWords {
 			grown = len(tab.w) + len(tab.w)/2
 		}
-		// fits checked need against a narrow table's limit.
+		// canAdd checked need against a narrow table's limit.
 		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
 		copy(w, tab.w)
 		tab = &table{w: w}
@@ -607,7 +604,7 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 	if g.narrow {
 		other, unknown = narrowed(other)*0x10001, narrowUnknown*0x10001
 	}
-	for c := range row[:g.xoff] {
+	for c := range row[:g.ansAt] {
 		row[c] = other
 	}
 	if other != unknown {
@@ -639,15 +636,15 @@ func (g *gen) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 			eoi = better(eoi, uint32(p.rank(it))+1)
 		}
 	}
-	row[g.xoff+colEOI] = eoi
-	row[g.xoff+colAcc] = acc
-	row[g.xoff+colMin] = minRank
+	row[g.ansAt+colEOI] = eoi
+	row[g.ansAt+colAcc] = acc
+	row[g.ansAt+colMin] = minRank
 }
 
 // otherValue returns the transition value, from a state of star set q, of
 // a class on which no item advances: the dead state when q is empty, the
 // state of q's stars alone if it exists, else unknownState.
-func (g *gen) otherValue(q int32) uint32 {
+func (g *generation) otherValue(q int32) uint32 {
 	if len(g.psets[q].stars) == 0 {
 		return deadState
 	}
@@ -663,7 +660,7 @@ func (g *gen) otherValue(q int32) uint32 {
 }
 
 // value is the transition value of state k.
-func (g *gen) value(k int32) uint32 {
+func (g *generation) value(k int32) uint32 {
 	v := uint32(k) * g.stride
 	if g.states[k].acc != 0 {
 		v |= specialBit
@@ -688,7 +685,7 @@ func rehash(index []int32, n int, hash func(int) uint64) []int32 {
 
 // internStars returns the id of the star set stars (sorted), adding it with
 // its per-class advances when new.
-func (g *gen) internStars(p *prog, sc *scratch, stars []int32) int32 {
+func (g *generation) internStars(p *prog, sc *scratch, stars []int32) int32 {
 	sc.work += len(stars)
 	h := hashState(-1, 0, stars)
 	mask := uint64(len(g.pindex) - 1)
@@ -739,22 +736,22 @@ func hashState(p int32, acc uint32, set []int32) uint64 {
 
 // stateIndex returns the state number of a transition value (not a
 // sentinel).
-func (g *gen) stateIndex(v uint32) int32 { return int32((v &^ specialBit) / g.stride) }
+func (g *generation) stateIndex(v uint32) int32 { return int32((v &^ specialBit) / g.stride) }
 
-// What fits says of a new state.
+// What canAdd says of a new state.
 const (
-	fitsOK     = iota
-	fitsFull   // the budget is spent: clear the cache
-	fitsNarrow // the narrow table is full, not the budget: go on wide
+	addOK   = iota
+	addFull // the budget is spent: clear the cache
+	addWide // the narrow table is full, not the budget: go on wide
 )
 
-// fits says whether g may add a state whose T has n items, with its row
+// canAdd says whether g may add a state whose T has n items, with its row
 // and possibly a new star set of m stars, within the budget. A generation
 // with fewer than two states always may: the start state and one more
 // exist whatever the budget.
-func (g *gen) fits(p *prog, n, m int) int {
+func (g *generation) canAdd(p *prog, n, m int) int {
 	if len(g.states) < 2 {
-		return fitsOK
+		return addOK
 	}
 	need := stateOverhead + 4*n + starSetOverhead + 8*m
 	rows := (len(g.states) + 1) * int(g.stride)
@@ -763,11 +760,11 @@ func (g *gen) fits(p *prog, n, m int) int {
 	}
 	switch {
 	case g.bytes+need > int(p.budget):
-		return fitsFull
+		return addFull
 	case g.narrow && rows > narrowMaxWords:
-		return fitsNarrow
+		return addWide
 	}
-	return fitsOK
+	return addOK
 }
 
 // miss computes the transition of state s of generation g on class c (a
@@ -780,7 +777,7 @@ func (g *gen) fits(p *prog, n, m int) int {
 // reset, shared by every goroutine) holding the successor. When g was
 // retired by another input's reset, the successor is computed from g's
 // state and added to the current generation, where the input goes on.
-func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
+func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint32, uint32) {
 	p := &d.prog
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -801,8 +798,8 @@ func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
 			stars = sc.mergeStars(p, stars)
 		}
 	}
-	fit := cur.fits(p, len(sc.tnext), len(stars))
-	if fit == fitsOK {
+	fit := cur.canAdd(p, len(sc.tnext), len(stars))
+	if fit == addOK {
 		if stars != nil {
 			q = cur.internStars(p, sc, stars)
 		}
@@ -811,7 +808,7 @@ func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
 		if g == cur {
 			cur.setCell(w, s, c, t)
 		}
-		d.held.Store(int64(cur.bytes))
+		d.curBytes.Store(int64(cur.bytes))
 		return cur, w, t
 	}
 	// cur is full: a new generation replaces it, wide if cur was narrow and
@@ -822,10 +819,10 @@ func (d *dfa) miss(g *gen, sc *scratch, s, c uint32) (*gen, []uint32, uint32) {
 	if stars == nil {
 		stars = []int32{}
 	}
-	n, t := p.newGen(sc, cur.narrow && fit == fitsFull, stars, acc, sc.tnext)
+	n, t := p.newGen(sc, cur.narrow && fit == addFull, stars, acc, sc.tnext)
 	d.cur.Store(n)
-	d.held.Store(int64(n.bytes))
-	if fit == fitsFull {
+	d.curBytes.Store(int64(n.bytes))
+	if fit == addFull {
 		d.clears.Add(1)
 	}
 	return n, n.tab.Load().w, t

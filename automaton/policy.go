@@ -109,7 +109,7 @@ func (d *dfa) fallback() *fallback {
 // fallbackMatch is match by the fallback: the input ends at its first End
 // byte, and with cls d.fast the answer is refused (false) at an escape byte
 // before it.
-func fallbackMatch[T string | []byte](d *dfa, cls *[256]uint8, in T) (uint32, bool) {
+func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
 	n := len(in)
 	esc := cls != &d.classes && d.escClass >= 0
 	for i := 0; i < n; i++ {
