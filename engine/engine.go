@@ -1,6 +1,7 @@
 // Package engine is the public API of robotstxt: compile a robots.txt once,
-// then decide URLs for one or several crawlers, each URL in one pass over its
-// bytes, without allocating.
+// then decide URLs for one or several crawlers, each URL in time linear in
+// its bytes, without allocating once the automaton has the states it
+// visits.
 //
 // Compile parses the file (package compile) into plain data. Matcher selects
 // the groups that apply to a crawler's product tokens, merges their rules,
@@ -9,10 +10,13 @@
 // (package automaton), whose states are built as URLs first reach them:
 // compiling costs about what parsing does, and a site's URLs build only the
 // few states they visit. Google's index.htm rule is compiled as one more
-// pattern of its allow rule. Decide extracts the URL's path, brings it to
-// the semantics' canonical form while feeding it to the automaton, and maps
-// the winning pattern back to its rule; RFC 9309's always-allowed
-// /robots.txt is decided here, beside the automaton.
+// pattern of its allow rule. Decide extracts the URL's path, runs the
+// automaton over it (over its canonical form when the semantics rewrites
+// some of its bytes), and maps the winning pattern back to its rule; RFC
+// 9309's always-allowed /robots.txt is decided here, beside the automaton.
+// The automaton bounds the work of every URL, whatever the site wrote and
+// linked: a URL whose states would cost too much to build is decided by its
+// linear fallback (package automaton).
 //
 // A Robots and its Matchers behave as immutable and are safe for concurrent
 // use; matchers are built on first use and cached, and their automata grow

@@ -245,9 +245,10 @@ var pathPool = sync.Pool{New: func() any { return new([]byte) }}
 // Decide decides a URL: absolute (scheme://host/path?query), "//host/path",
 // or a path that starts with '/'; anything else is read as Google's library
 // reads it (docs/SEMANTICS.md section 3.3). Its path, params and query are
-// extracted and normalised as the semantics says, and matched in one pass
-// (see find). It allocates nothing once the automaton states the URL visits
-// exist.
+// extracted and normalised as the semantics says, and matched in time linear
+// in the URL, twice at most (see find). It allocates nothing once the
+// automaton states the URL visits exist, or, when its fallback decides the
+// URL, once the fallback's scratch is warm.
 func (m *Matcher) Decide(url string) Decision {
 	if m.fixed != 0 {
 		return m.fixedDecision()
@@ -331,8 +332,9 @@ func (m *Matcher) decision(idx int) Decision {
 //     normalising could rewrite (Options.Escape: '%', '*', '$', bytes >=
 //     0x80), unless the answer is final before it: the bytes before it are
 //     canonical as they are.
-//  3. Otherwise the path is normalised chunk by chunk, through a stack
-//     buffer, into the automaton (matchNormalized).
+//  3. Otherwise the path is normalised whole into a buffer (on the stack up
+//     to decisionBufSize bytes) and the automaton runs over that
+//     (matchNormalized): the path's bytes are read twice.
 func (m *Matcher) find(slash bool, path string) int {
 	if m.sem == RFC9309 && isRobotsTxt(slash, path) {
 		return foundRobotsTxt
