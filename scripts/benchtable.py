@@ -227,6 +227,8 @@ def main():
     listing(res, order, "Scaling", "Scaling (ours)")
     listing(res, order, "Adversarial", "Adversarial (one op: parse, bind, decide every URL)")
     cli_table(res, order)
+    thrash_table(res, order, skips, "Thrashing", "Thrashing shapes, in process (one op: parse, bind, decide every URL of the set; ratio = other / " + OURS + ")")
+    thrash_table(res, order, skips, "CLIThrashing", "Thrashing shapes, whole processes: `robotstxt check` and cmd/libcheck (ratio = other / " + OURS + "; peak RSS in MiB)")
     if skips:
         print(f"Skipped in this run ({len(skips)}):\n")
         for s in skips:
@@ -271,6 +273,37 @@ def cli_table(res, order):
             else:
                 cells.append(f"{dur(v)} ({ratio(v, ours)})")
         print(f"| {n:,} | " + " | ".join(cells) + " |")
+    print()
+
+
+def thrash_table(res, order, skips, bench, title):
+    """BenchmarkThrashing and BenchmarkCLIThrashing: a row per shape and URL
+    set, a column per library, the time of one op with its ratio to ours
+    (and the peak RSS where the benchmark reports it); a library skipped
+    over the time cap shows so."""
+    names = order + [s.split(":")[0] for s in skips]
+    runs = [n.split("/")[1:] for n in names if n.startswith(bench + "/") and n.count("/") == 2]
+    if not runs:
+        return
+    libs = list(dict.fromkeys(lib for lib, _ in runs))
+    inputs = list(dict.fromkeys(i for _, i in runs))
+    print(title + "\n")
+    print("| shape, URLs | " + " | ".join(libs) + " |")
+    print("|---" * (len(libs) + 1) + "|")
+    for i in inputs:
+        ours = res.get(f"{bench}/{OURS}/{i}", {}).get("ns/op")
+        cells = []
+        for lib in libs:
+            u = res.get(f"{bench}/{lib}/{i}", {})
+            v = u.get("ns/op")
+            if v is None:
+                cells.append("— (over the cap)")
+                continue
+            c = dur(v) if lib == OURS or not ours else f"{dur(v)} ({ratio(v, ours)})"
+            if "maxRSS-MiB" in u:
+                c += f", {u['maxRSS-MiB']:.0f} MiB"
+            cells.append(c)
+        print(f"| {i} | " + " | ".join(cells) + " |")
     print()
 
 
