@@ -487,6 +487,46 @@ func NormalizePathInto(dst []byte, path string, from int, sem Semantics) (n, nex
 	return n, i
 }
 
+// AppendPath appends the canonical form of an extracted path (see
+// NormalizePathInto) to dst and returns the extended slice. It allocates
+// only when dst has less room than three bytes per byte of path (Google's
+// form: one), the longest a canonical form can be.
+func AppendPath(dst []byte, path string, sem Semantics) []byte {
+	need := len(path)
+	if sem != Google {
+		need *= 3
+	}
+	if cap(dst)-len(dst) < need {
+		dst = append(make([]byte, 0, len(dst)+need), dst...)
+	}
+	n, _ := NormalizePathInto(dst[len(dst):len(dst)+need], path, 0, sem)
+	return dst[:len(dst)+n]
+}
+
+// PathRewrites returns the bytes that the canonical form of sem may write
+// differently in a path: a path holding none of them is canonical as it
+// is. Google's form rewrites nothing; RFC9309's and Koster1996's may
+// rewrite a '%' escape, a '*' or '$' (escaped, they are data in a URL) and
+// every byte >= 0x80.
+func PathRewrites(sem Semantics) string {
+	if sem == Google {
+		return ""
+	}
+	return literalRewrites
+}
+
+// literalRewrites are the bytes modeLiteral may rewrite.
+var literalRewrites = func() string {
+	var b []byte
+	mask := modeLiteral.rewriteMask()
+	for c := 0; c < 256; c++ {
+		if class[c]&mask != 0 {
+			b = append(b, byte(c))
+		}
+	}
+	return string(b)
+}()
+
 // URLPath returns the path of rawURL (ExtractPath) in the canonical form of
 // sem that NormalizePattern's patterns are compared with:
 //

@@ -625,3 +625,45 @@ func checkURLPath(t *testing.T, u string) {
 		}
 	}
 }
+
+// TestPathRewrites checks PathRewrites against the canonical form itself: a
+// path whose bytes are all outside it is left as it is, and each byte in it
+// is rewritten in some context.
+func TestPathRewrites(t *testing.T) {
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		rw := PathRewrites(sem)
+		for c := 0; c < 256; c++ {
+			b := string([]byte{byte(c)})
+			if strings.IndexByte(rw, byte(c)) < 0 {
+				if p := "/x" + b + "y" + b; normalizePath(p, sem) != p {
+					t.Errorf("%s: %q is rewritten, but %#x is not in PathRewrites", sem, p, c)
+				}
+				continue
+			}
+			changed := false
+			for _, p := range []string{"/" + b, "/" + b + "7e", "/" + b + "41"} {
+				changed = changed || normalizePath(p, sem) != p
+			}
+			if !changed {
+				t.Errorf("%s: %#x is in PathRewrites but never rewritten", sem, c)
+			}
+		}
+	}
+}
+
+// TestAppendPath checks AppendPath against URLPath's canonical form, with
+// and without room in dst.
+func TestAppendPath(t *testing.T) {
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		for _, p := range []string{"", "/a", "/%7ejoe/ä?x=*$", "/%zz%4", strings.Repeat("/\xff%41", 100)} {
+			want := normalizePath(p, sem)
+			if got := string(AppendPath(nil, p, sem)); got != want {
+				t.Errorf("%s: AppendPath(nil, %q) = %q, want %q", sem, p, got, want)
+			}
+			dst := append(make([]byte, 0, 4*len(p)+8), "xy"...)
+			if got := string(AppendPath(dst, p, sem)); got != "xy"+want {
+				t.Errorf("%s: AppendPath(\"xy\", %q) = %q, want %q", sem, p, got, "xy"+want)
+			}
+		}
+	}
+}

@@ -130,7 +130,7 @@ func (r *Robots) build(tokens []string) *Matcher {
 	// path before normalising it, and stop at escapes instead.
 	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, ReserveBytes: r.opts.ReserveBytes, End: "#"}
 	if m.sem != Google {
-		opts.Escape, opts.End = normalizingBytes, ""
+		opts.Escape, opts.End = compile.PathRewrites(m.sem), ""
 	}
 	m.set = automaton.Compile(pats, opts)
 	return m
@@ -194,18 +194,6 @@ func indexHTMDir(p string) (string, bool) {
 	return p[:i+1], true
 }
 
-// normalizingBytes are the bytes that RFC9309 and Koster1996 normalisation
-// may rewrite in a URL path (compile.NormalizePathInto): escapes, the two
-// special characters, and every byte >= 0x80. A scan of the raw path is
-// exact up to the first of them.
-var normalizingBytes = func() string {
-	b := []byte("%*$")
-	for c := 0x80; c <= 0xFF; c++ {
-		b = append(b, byte(c))
-	}
-	return string(b)
-}()
-
 // isRobotsTxt reports whether path ("/"+path when slash) normalises
 // (RFC9309) to exactly "/robots.txt". Only a percent-escape can shorten a
 // path to it (escapes of unreserved bytes decode), so longer paths and paths
@@ -235,7 +223,8 @@ func isRobotsTxt(slash bool, path string) bool {
 
 // decisionBufSize is the stack buffer into which a path that needs
 // rewriting (percent-encoding, or a '/' in front) is written before it is
-// matched; a longer one goes to a buffer from pathPool.
+// matched, when its canonical form surely fits; a longer one goes to a
+// buffer from pathPool.
 const decisionBufSize = 256
 
 // pathPool holds the buffers of paths longer than decisionBufSize: a
@@ -355,31 +344,24 @@ func (m *Matcher) find(slash bool, path string) int {
 // pattern that decides it: the automaton decides the whole input, so that
 // it can hand it to its fallback (automaton.Set.Match).
 func (m *Matcher) matchNormalized(slash bool, path string) int {
+	need := 1 + len(path)
+	if m.sem != Google {
+		need = 1 + 3*len(path) // a byte's canonical form is at most three
+	}
 	var stack [decisionBufSize]byte
 	buf := stack[:0]
-	var pooled *[]byte // holds big, the buffer from pathPool, when buf is it
+	var pooled *[]byte
+	if need > len(stack) {
+		pooled = pathPool.Get().(*[]byte)
+		if cap(*pooled) < need {
+			*pooled = make([]byte, 0, need)
+		}
+		buf = (*pooled)[:0]
+	}
 	if slash {
 		buf = append(buf, '/')
 	}
-	for from := 0; from < len(path); {
-		var k int
-		if m.sem == Google {
-			k = copy(buf[len(buf):cap(buf)], path[from:])
-			from += k
-		} else {
-			k, from = compile.NormalizePathInto(buf[len(buf):cap(buf)], path, from, m.sem)
-		}
-		buf = buf[:len(buf)+k]
-		if k == 0 && from < len(path) { // full: a byte normalises to at most three
-			pooled = pathPool.Get().(*[]byte)
-			big := *pooled
-			if need := len(buf) + 3*(len(path)-from); cap(big) < need {
-				big = make([]byte, 0, need)
-			}
-			big = append(big[:0], buf...)
-			*pooled, buf = big, big
-		}
-	}
+	buf = compile.AppendPath(buf, path, m.sem)
 	idx := m.set.Match(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	if pooled != nil {
 		pathPool.Put(pooled)
