@@ -139,22 +139,34 @@ func (c *Client) shared(ctx context.Context, key string) (*state, string) {
 	if st := c.adopt(key, rec); st != nil {
 		return st, ""
 	}
+	// Take the lease, or wait for the node that holds it: try to take it
+	// now and then (it is free once the holder saved, or died and its
+	// lease ran out), for at most Timeout.
 	token := newToken()
-	took, ok := c.lease(ctx, key, token)
-	if !ok {
-		return nil, ""
-	}
-	if took {
-		return nil, token
-	}
-	// Another node fetches: wait for its record, taking the lease as soon
-	// as it is free (the holder saved, or died and its lease ran out).
-	c.storeStats.waits.Add(1)
-	end := time.Now().Add(c.timeout)
-	poll := time.NewTimer(0)
-	defer poll.Stop()
-	<-poll.C
+	var end time.Time
+	var poll *time.Timer
 	for wait := leasePollMin; ; wait = min(2*wait, leasePollMax) {
+		took, ok := c.lease(ctx, key, token)
+		if !ok {
+			return nil, ""
+		}
+		if took {
+			// A holder may have saved and released since the load.
+			if rec, ok = c.load(ctx, key); !ok {
+				return nil, "" // the lease runs out by itself
+			}
+			if st := c.adopt(key, rec); st != nil {
+				c.release(ctx, key, token)
+				return st, ""
+			}
+			return nil, token
+		}
+		if poll == nil {
+			c.storeStats.waits.Add(1)
+			end = time.Now().Add(c.timeout)
+			poll = time.NewTimer(time.Hour)
+			defer poll.Stop()
+		}
 		left := time.Until(end)
 		if left <= 0 {
 			return nil, ""
@@ -165,20 +177,6 @@ func (c *Client) shared(ctx context.Context, key string) (*state, string) {
 		case <-c.ctx.Done():
 			return nil, ""
 		}
-		if took, ok = c.lease(ctx, key, token); !ok {
-			return nil, ""
-		}
-		if !took {
-			continue
-		}
-		if rec, ok = c.load(ctx, key); !ok {
-			return nil, "" // the lease runs out by itself
-		}
-		if st := c.adopt(key, rec); st != nil {
-			c.release(ctx, key, token)
-			return st, ""
-		}
-		return nil, token
 	}
 }
 

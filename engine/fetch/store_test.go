@@ -394,8 +394,9 @@ func TestStore_BadRecords(t *testing.T) {
 			res := lookup(t, c, s.URL+"/")
 			wantSource(t, res, Fetched)
 			wantAllowed(t, res, map[string]bool{"/private/x": false, "/public": true})
-			if st := c.Stats(); st.StoreRejected != 1 || st.StoreHits != 0 || st.StoreErrors != 0 {
-				t.Errorf("Stats = %+v, want the record rejected", st)
+			// Read twice: before the lease and after it was taken.
+			if st := c.Stats(); st.StoreRejected != 2 || st.StoreHits != 0 || st.StoreErrors != 0 {
+				t.Errorf("Stats = %+v, want the record rejected twice", st)
 			}
 			if n := s.requests.Load() - before; n != 1 {
 				t.Errorf("the server saw %d requests, want 1", n)
@@ -564,5 +565,38 @@ func TestStore_RevalidationShared(t *testing.T) {
 	wantSource(t, lookup(t, a, s.URL+"/"), Cached)
 	if full.Load() != 1 || notModified.Load() != 1 {
 		t.Errorf("%d full fetches and %d 304s, want 1 and 1", full.Load(), notModified.Load())
+	}
+}
+
+// racingStore is a memStore on which another node saves its record just
+// before this node's first Lease, and releases its lease: the load before
+// the lease missed it.
+type racingStore struct {
+	*memStore
+	record []byte
+	once   sync.Once
+	key    string
+}
+
+func (r *racingStore) Lease(ctx context.Context, key, token string, ttl time.Duration) (bool, error) {
+	r.once.Do(func() { r.set(r.key, r.record) })
+	return r.memStore.Lease(ctx, key, token, ttl)
+}
+
+// TestStore_SavedBetweenLoadAndLease checks that a node that takes a lease
+// looks for a record again before it fetches: the holder before it may
+// have saved and released between the node's load and its lease.
+func TestStore_SavedBetweenLoadAndLease(t *testing.T) {
+	s := newServer(t, serveRobots(200, robotsBody))
+	rec := testRecord(t, s.URL, robotsBody, Options{})
+	before := s.requests.Load()
+	store := &racingStore{memStore: newMemStore(), record: rec, key: s.URL}
+	c := New(Options{Store: store})
+	wantSource(t, lookup(t, c, s.URL+"/"), Cached)
+	if n := s.requests.Load() - before; n != 0 {
+		t.Errorf("the server saw %d requests, want none", n)
+	}
+	if st := c.Stats(); st.StoreHits != 1 || st.Fetches != 0 {
+		t.Errorf("Stats = %+v, want one store hit, no fetch", st)
 	}
 }
