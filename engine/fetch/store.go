@@ -234,19 +234,19 @@ func (c *Client) release(ctx context.Context, key, token string) {
 }
 
 // save saves the record of snap under key, when it is worth keeping, and
-// releases the lease of token, if any.
+// releases the lease of token, if any: also when the save failed, so that
+// the nodes waiting for the lease take it at once and fetch themselves.
 func (c *Client) save(ctx context.Context, key string, snap snapshot, token string) {
-	if c.closed.Load() || !c.storeUp() {
+	if c.closed.Load() {
 		return
 	}
 	rec := snap.record(c.engineOpts.Semantics)
-	if ttl := c.keep(rec, c.now()); ttl > 0 {
+	if ttl := c.keep(rec, c.now()); ttl > 0 && c.storeUp() {
 		if b := encodeRecord(rec); len(b) <= c.maxRecord {
 			err := c.call(ctx, func(ctx context.Context) error { return c.store.Save(ctx, key, b, ttl) })
-			if err != nil {
-				return // a lease runs out by itself
+			if err == nil {
+				c.storeStats.saves.Add(1)
 			}
-			c.storeStats.saves.Add(1)
 		}
 	}
 	if token != "" {

@@ -600,3 +600,27 @@ func TestStore_SavedBetweenLoadAndLease(t *testing.T) {
 		t.Errorf("Stats = %+v, want one store hit, no fetch", st)
 	}
 }
+
+// failingSave is a memStore whose saves fail.
+type failingSave struct{ *memStore }
+
+func (f failingSave) Save(ctx context.Context, key string, record []byte, ttl time.Duration) error {
+	f.calls.Add(1)
+	return errStoreDown
+}
+
+// TestStore_ReleaseAfterFailedSave checks that a node whose save fails
+// still releases its lease, so that the nodes waiting for it need not wait
+// for the lease to run out.
+func TestStore_ReleaseAfterFailedSave(t *testing.T) {
+	s := newServer(t, serveRobots(200, robotsBody))
+	store := newMemStore()
+	c := New(Options{Store: failingSave{store}})
+	wantSource(t, lookup(t, c, s.URL+"/"), Fetched)
+	if st := c.Stats(); st.StoreErrors != 1 || st.StoreSaves != 0 {
+		t.Errorf("Stats = %+v, want the failed save counted", st)
+	}
+	if took, _ := store.Lease(context.Background(), s.URL, "next-node", time.Minute); !took {
+		t.Error("the lease is still held after a failed save")
+	}
+}
