@@ -20,11 +20,12 @@ import (
 const DefaultPaceMargin = 10 * time.Millisecond
 
 // maxReserveTries bounds the reservations one request makes when Redis
-// answers slower than the margin (each slower reply doubles the margin
-// asked for): three are enough for a reply that was slow once, and a
-// Redis slower than that three times in a row is too slow to pace by, so
-// the request goes to the Transport's own pacer.
-const maxReserveTries = 3
+// answers, or the node wakes up, later than the margin allows. Each try at
+// least doubles the margin it asks for (to twice the lateness, when more),
+// so eight take it from 10 ms to over a second: a reply or a wake-up
+// later than that eight times in a row means a Redis or a node too slow
+// to pace by, and the request goes to the Transport's own pacer.
+const maxReserveTries = 8
 
 // pacerDownFor is how long a Pacer leaves Redis alone after a call failed
 // or stayed slower than the margin: the Transport paces by itself
@@ -42,12 +43,16 @@ const pacerDownFor = 2 * time.Second
 // crawl-delay plus the margin of the request that took it, or now when
 // that has passed. The node then sleeps until its turn, counted from the
 // reply; so it goes no earlier than its turn on the server's clock, and no
-// later than a round trip after it. A turn whose reply took longer than its
-// margin is given back and asked for again with twice that round trip as
-// its margin, so that the request after it, which goes no earlier than the
-// margin after this one's turn plus the delay, is never less than the
-// delay after it. (This assumes the clocks of the server and the nodes run
-// at one rate, as NTP keeps them within 0.05%.)
+// later than the round trip plus however late the node woke up after it.
+// When that is more than its margin (a slow reply, a stalled node), the
+// request does not go: it gives its turn back and asks again, with twice
+// the margin, or twice that lateness when more. So the request after it, which goes no
+// earlier than this one's turn plus the delay plus the margin, never goes
+// less than the delay after it. What is left is the node's own time
+// between the pacer's answer and the request leaving (the Transport, Base,
+// the network), as with the in-process pacer. (This assumes the clocks of
+// the server and the nodes run at one rate, as NTP keeps them within
+// 0.05%.)
 //
 // As with the in-process pacer, a request whose context's deadline comes
 // before its turn reserves nothing and fails at once with a
@@ -56,7 +61,7 @@ const pacerDownFor = 2 * time.Second
 // and gives its turn back, which the next request then gets when none was
 // reserved after it (a turn that others already followed stays a gap:
 // the nodes that hold the turns after it are asleep elsewhere). When Redis
-// fails, is slower than the margin three times in a row, or failed within
+// fails, is later than the margin eight times in a row, or failed within
 // two seconds, Wait returns an error that wraps fetch.ErrPacerUnavailable
 // at once, and the Transport paces the request on its own.
 type Pacer struct {
@@ -85,7 +90,7 @@ type PacerStats struct {
 	Reserved  int64 // turns taken in Redis: the requests let go
 	Waited    int64 // of those, the ones that slept for their turn
 	TooSoon   int64 // requests refused with a *fetch.CrawlDelayError
-	Retried   int64 // turns given back and asked for again because Redis answered slower than the margin
+	Retried   int64 // turns given back and asked for again: the reply or the node's wake-up came later than the margin allows
 	GivenBack int64 // turns given back by requests whose context ended while they waited
 	// Unavailable counts the requests left to the Transport's own pacer:
 	// Redis failed, stayed slower than the margin, or had failed within
@@ -165,11 +170,60 @@ func (p *Pacer) Wait(ctx context.Context, origin string, delay time.Duration) er
 		return fmt.Errorf("%w: Redis failed less than %v ago", fetch.ErrPacerUnavailable, pacerDownFor)
 	}
 	k := key(p.prefix, origin, "pace")
-	t, at, err := p.take(ctx, k, origin, delay)
-	if err != nil || t.wait <= 0 {
-		return err
+	margin := p.margin
+	waited := false
+	for try := 0; try < maxReserveTries; try++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		left := ""
+		if d, ok := ctx.Deadline(); ok {
+			left = strconv.FormatInt(max(time.Until(d)-margin, 0).Microseconds(), 10)
+		}
+		sent := time.Now()
+		t, err := p.reserve(ctx, k, delay, margin, left)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return ctx.Err() // a turn it may have reserved stays a gap
+		case err != nil:
+			return p.fail(err)
+		case !t.ok:
+			p.tooSoon.Add(1)
+			return &fetch.CrawlDelayError{Origin: origin, Delay: delay, Wait: t.wait}
+		}
+		// The request goes no earlier than its turn on the server's
+		// clock: it sleeps the wait from the reply. It must go no later
+		// than its margin after the turn, so that the next turn, the
+		// delay and this margin after it, is not less than the delay
+		// after it. The time since the script was sent, less the wait,
+		// bounds how late it is: the round trip, and how late this node
+		// woke up.
+		late := time.Since(sent) // the round trip, so far
+		if late <= margin {
+			if t.wait > 0 {
+				if !waited {
+					p.waited.Add(1)
+					waited = true
+				}
+				if err := p.sleep(ctx, k, t, sent.Add(late+t.wait)); err != nil {
+					return err
+				}
+			}
+			if late = time.Since(sent) - t.wait; late <= margin {
+				p.reserved.Add(1)
+				return nil
+			}
+		}
+		p.giveBack(ctx, k, t)
+		p.retried.Add(1)
+		margin = 2 * max(late, margin)
 	}
-	p.waited.Add(1)
+	return p.fail(fmt.Errorf("the replies of Redis or the wake-ups of this node came later than the pace margin %d times in a row (the last margin %v)", maxReserveTries, margin))
+}
+
+// sleep sleeps until at, the turn t at k by this node's clock. When ctx
+// ends first it gives the turn back and returns ctx's error.
+func (p *Pacer) sleep(ctx context.Context, k string, t turn, at time.Time) error {
 	timer := time.NewTimer(time.Until(at))
 	defer timer.Stop()
 	select {
@@ -181,44 +235,6 @@ func (p *Pacer) Wait(ctx context.Context, origin string, delay time.Duration) er
 		}
 		return ctx.Err()
 	}
-}
-
-// take reserves the request's turn at the origin's key k and returns it,
-// with when the request goes by this node's clock: the reply, plus the
-// wait. A reply slower than the margin gives its turn back and asks again,
-// with twice the round trip as the margin.
-func (p *Pacer) take(ctx context.Context, k, origin string, delay time.Duration) (turn, time.Time, error) {
-	margin := p.margin
-	for try := 0; try < maxReserveTries; try++ {
-		if err := ctx.Err(); err != nil {
-			return turn{}, time.Time{}, err
-		}
-		left := ""
-		if d, ok := ctx.Deadline(); ok {
-			left = strconv.FormatInt(max(time.Until(d)-margin, 0).Microseconds(), 10)
-		}
-		sent := time.Now()
-		t, err := p.reserve(ctx, k, delay, margin, left)
-		replied := time.Now()
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return turn{}, time.Time{}, ctx.Err() // a turn it may have reserved stays a gap
-		case err != nil:
-			return turn{}, time.Time{}, p.fail(err)
-		case !t.ok:
-			p.tooSoon.Add(1)
-			return turn{}, time.Time{}, &fetch.CrawlDelayError{Origin: origin, Delay: delay, Wait: t.wait}
-		}
-		if rtt := replied.Sub(sent); rtt > margin {
-			p.giveBack(ctx, k, t)
-			p.retried.Add(1)
-			margin = 2 * rtt
-			continue
-		}
-		p.reserved.Add(1)
-		return t, replied.Add(t.wait), nil
-	}
-	return turn{}, time.Time{}, p.fail(fmt.Errorf("Redis answered slower than the pace margin %d times in a row", maxReserveTries))
 }
 
 // fail leaves Redis alone for pacerDownFor and returns the error that

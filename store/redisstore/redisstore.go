@@ -189,13 +189,13 @@ func (s *Store) Release(ctx context.Context, origin, token string) error {
 // call then finishes by the client's own timeouts, on its goroutine.
 func bounded(ctx context.Context, timeout time.Duration, f func(context.Context) (any, error)) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	type result struct {
 		v   any
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		defer cancel()
 		v, err := f(ctx)
 		done <- result{v, err}
 	}()
