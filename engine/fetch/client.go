@@ -47,9 +47,10 @@
 // turns of a fleet are shared through a Pacer (Transport.Pacer).
 //
 // The cache is bounded in entries and in bytes (what each compiled file
-// holds, counted again as its decisions build states, the URLs and error
-// texts an entry keeps, each cut to a named limit, plus a fixed overhead per
-// entry) and evicts the least recently used entry. Close empties it and ends
+// holds, counted again as its decisions build states, the URLs, error texts
+// and validators an entry keeps, each cut to a named limit, with a Store
+// the body of its copy, plus a fixed overhead per entry) and evicts the
+// least recently used entry. Close empties it and ends
 // the fetches in flight.
 package fetch
 
