@@ -46,7 +46,7 @@ const recordOverhead = 16 << 10
 // MaxRetryTTL caps anyway.
 const maxRecordFailures = 1 << 20
 
-// Record field tags. The current result (tags 1 to 12) and, when the
+// Record field tags. The current result (tags 1 to 13) and, when the
 // origin has one, the last fetched copy (tags 20 to 27, present with 20).
 const (
 	tagRobotsURL = 1 + iota
@@ -61,6 +61,7 @@ const (
 	tagReached
 	tagDownSince
 	tagFailures
+	tagErrKinds
 )
 
 const (
@@ -96,6 +97,7 @@ type record struct {
 	redirects int
 	expires   time.Time
 	err       string
+	errKinds  uint64    // which of keptSentinels the error is (bit i: keptSentinels[i])
 	at        time.Time // when the attempt that made the current result was made
 	reached   time.Time
 	downSince time.Time
@@ -132,6 +134,7 @@ func encodeRecord(rec *record) []byte {
 	b = appendTime(b, tagReached, rec.reached)
 	b = appendTime(b, tagDownSince, rec.downSince)
 	b = appendUint(b, tagFailures, uint64(max(rec.failures, 0)))
+	b = appendUint(b, tagErrKinds, rec.errKinds)
 	if rec.hasGood {
 		b = binary.AppendUvarint(b, tagBody)
 		b = binary.AppendUvarint(b, uint64(len(rec.body)))
@@ -280,6 +283,8 @@ func (rec *record) set(tag uint64, v []byte) bool {
 			rec.redirects = int(n)
 		case tagFailures:
 			rec.failures = int(n)
+		case tagErrKinds:
+			rec.errKinds = n
 		case tagTruncated:
 			rec.truncated = n != 0
 		case tagGoodStatus:
@@ -354,6 +359,11 @@ func (s *snapshot) record(sem engine.Semantics) *record {
 	}
 	if res.Err != nil {
 		rec.err = res.Err.Error()
+		for i, k := range keptSentinels {
+			if errors.Is(res.Err, k) {
+				rec.errKinds |= 1 << i
+			}
+		}
 	}
 	if g := s.good; g != nil && g.body != nil {
 		rec.hasGood, rec.body, rec.truncated = true, g.body, g.res.Truncated
@@ -389,11 +399,18 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// errText is the error of a result read from a record: its text, without
-// the causes the fetch's own error kept (see fetchError).
-func errText(s string) error {
-	if s == "" {
+// recordError is the error of a result read from a record: its text, and
+// the sentinels of keptSentinels that kinds names (a DNS or certificate
+// error's details are not kept).
+func recordError(text string, kinds uint64) error {
+	if text == "" {
 		return nil
 	}
-	return &fetchError{text: s}
+	e := &fetchError{text: text}
+	for i, k := range keptSentinels {
+		if kinds&(1<<i) != 0 {
+			e.causes = append(e.causes, k)
+		}
+	}
+	return e
 }

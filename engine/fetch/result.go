@@ -106,7 +106,8 @@ type Result struct {
 	// whatever the server sent; errors.Is finds context.DeadlineExceeded,
 	// context.Canceled and ErrClosed, and errors.As a *net.DNSError or
 	// *tls.CertificateVerificationError (small copies: the error net/http
-	// returned is not kept).
+	// returned is not kept). Of a result read from a Store, the text and
+	// what errors.Is finds are kept; errors.As finds nothing.
 	Err error
 }
 

@@ -332,7 +332,7 @@ func (c *Client) states(e *entry, rec *record, robots *engine.Robots) (cur, good
 		Status:    rec.status,
 		Fetched:   rec.at,
 		Expires:   rec.expires,
-		Err:       errText(rec.err),
+		Err:       recordError(rec.err, rec.errKinds),
 	}, e: e, at: rec.at}
 	switch rec.source {
 	case Stale:

@@ -624,3 +624,18 @@ func TestStore_ReleaseAfterFailedSave(t *testing.T) {
 		t.Error("the lease is still held after a failed save")
 	}
 }
+
+// TestStore_ErrorKinds checks that the error of a result read from a
+// record keeps what errors.Is finds in the fetch's own: a node that reads
+// another's timed-out fetch sees a deadline error.
+func TestStore_ErrorKinds(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(200 * time.Millisecond) })
+	store := newMemStore()
+	a := New(Options{Store: store, Timeout: 20 * time.Millisecond})
+	wantSource(t, lookup(t, a, s.URL+"/"), UnreachableDefault)
+	res := lookup(t, New(Options{Store: store}), s.URL+"/")
+	wantSource(t, res, UnreachableDefault)
+	if !res.Hit || !errors.Is(res.Err, context.DeadlineExceeded) || errors.Is(res.Err, context.Canceled) {
+		t.Errorf("Err from the record = %v: want a deadline error, not a cancellation", res.Err)
+	}
+}
