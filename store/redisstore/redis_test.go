@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -166,11 +165,4 @@ func (s *redisServer) Client() *redis.Client {
 	rdb := redis.NewClient(&redis.Options{Addr: s.addr, ContextTimeoutEnabled: true})
 	s.t.Cleanup(func() { rdb.Close() })
 	return rdb
-}
-
-// Port returns the server's port.
-func (s *redisServer) Port() int {
-	_, p, _ := net.SplitHostPort(s.addr)
-	n, _ := strconv.Atoi(p)
-	return n
 }
