@@ -302,7 +302,9 @@ func (rec *record) set(tag uint64, v []byte) bool {
 // ForbiddenDefault only in Koster1996), texts within their limits, and the
 // times set that the source needs. It cuts a body longer than this
 // Client's file size limit (as a fetch would have) and the freshness to the
-// longest this Client gives.
+// longest this Client gives, counted from the fetch or from now, whichever
+// is earlier (a node whose clock is ahead cannot make a record fresh for
+// longer).
 func (c *Client) checkRecord(rec *record, key string) error {
 	switch {
 	case rec.robotsURL != key+robotsPath:
@@ -332,8 +334,13 @@ func (c *Client) checkRecord(rec *record, key string) error {
 	if limit := c.maxFileSize + 1; len(rec.body) > limit {
 		rec.body, rec.truncated = rec.body[:limit], true
 	}
-	longest := max(c.ttl, c.maxTTL, c.maxRetryTTL)
-	if end := rec.at.Add(longest); rec.expires.After(end) {
+	// Counted from the fetch, or from now when the writer's clock was
+	// ahead of this node's.
+	from := rec.at
+	if now := c.now(); now.Before(from) {
+		from = now
+	}
+	if end := from.Add(max(c.ttl, c.maxTTL, c.maxRetryTTL)); rec.expires.After(end) {
 		rec.expires = end
 	}
 	return nil

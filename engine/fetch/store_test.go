@@ -639,3 +639,32 @@ func TestStore_ErrorKinds(t *testing.T) {
 		t.Errorf("Err from the record = %v: want a deadline error, not a cancellation", res.Err)
 	}
 }
+
+// TestStore_FreshnessBounded checks that a record cannot keep a site's
+// rules fresher than this node would: its freshness is cut to the longest
+// this Client gives, counted from the fetch, or from now when the writer's
+// clock was ahead.
+func TestStore_FreshnessBounded(t *testing.T) {
+	s := newServer(t, serveRobots(200, robotsBody))
+	clk := newClock()
+	good := testRecord(t, s.URL, robotsBody, Options{Now: clk.Now})
+	for _, tt := range []struct {
+		name    string
+		at, exp time.Duration // from now
+	}{
+		{"a year fresh", 0, 365 * 24 * time.Hour},
+		{"written by a clock a year ahead", 365 * 24 * time.Hour, 366 * 24 * time.Hour},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, _ := decodeRecord(good)
+			rec.at, rec.goodFetched, rec.expires = clk.Now().Add(tt.at), clk.Now().Add(tt.at), clk.Now().Add(tt.exp)
+			store := newMemStore()
+			store.set(s.URL, encodeRecord(rec))
+			res := lookup(t, New(Options{Store: store, Now: clk.Now}), s.URL+"/")
+			wantSource(t, res, Cached)
+			if want := clk.Now().Add(DefaultMaxTTL); !res.Expires.Equal(want) {
+				t.Errorf("Expires = %v, want %v (now and MaxTTL)", res.Expires, want)
+			}
+		})
+	}
+}
