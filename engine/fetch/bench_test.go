@@ -13,6 +13,9 @@ import (
 //
 //   - canonical: the allocation-free path (goal: < 100 ns, 0 allocs).
 //   - noncanonical: an upper-case host takes the url.Parse fallback.
+//   - canonical-with-store: canonical on a Client with an Options.Store
+//     (a fresh entry answers without asking it: the goal is canonical's
+//     cost).
 //   - lookup-only, decide-only: the two halves of canonical.
 //   - parallel: canonical, from every CPU at once (the cache's mutex).
 func BenchmarkClient_CachedAllowed(b *testing.B) {
@@ -40,6 +43,18 @@ func BenchmarkClient_CachedAllowed(b *testing.B) {
 			}
 		})
 	}
+	cs := New(Options{Store: newMemStore()})
+	if _, res, err := cs.Allowed(ctx, "ExampleBot", canonical); err != nil || res.Robots == nil {
+		b.Fatal(err)
+	}
+	b.Run("canonical-with-store", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if ok, _, _ := cs.Allowed(ctx, "ExampleBot", canonical); !ok {
+				b.Fatal("disallowed")
+			}
+		}
+	})
 	// The two halves of canonical: the cache hit alone, the decision alone.
 	b.Run("lookup-only", func(b *testing.B) {
 		b.ReportAllocs()

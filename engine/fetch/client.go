@@ -30,10 +30,27 @@
 //   - Koster1996 semantics only: 401 and 403 disallow everything
 //     (ForbiddenDefault), and a fetched file stays fresh for 7 days.
 //
+// When a fetched copy expires and it came with an ETag or a Last-Modified,
+// the next fetch is conditional (If-None-Match, If-Modified-Since; RFC 9110
+// section 13.1): a 304 Not Modified to it renews the copy without
+// downloading or compiling it again (Stats.Revalidated). A 304 to a request
+// that was not conditional is a 3xx that cannot be followed, as above.
+//
+// With Options.Store the Client keeps what it fetched in a Store too, under
+// its own cache, so that the nodes of a fleet that share the Store (Redis:
+// package store/redisstore) fetch each robots.txt once between them, one
+// node holding the origin's lease while the others wait for its record,
+// and a node that restarts fetches nothing the Store still has. A fresh
+// entry of the Client's own cache answers without asking the Store. When
+// the Store fails, each node fetches on its own; a record that fails the
+// Client's checks is ignored, never applied (see Store). The crawl-delay
+// turns of a fleet are shared through a Pacer (Transport.Pacer).
+//
 // The cache is bounded in entries and in bytes (what each compiled file
-// holds, counted again as its decisions build states, the URLs and error
-// texts an entry keeps, each cut to a named limit, plus a fixed overhead per
-// entry) and evicts the least recently used entry. Close empties it and ends
+// holds, counted again as its decisions build states, the URLs, error texts
+// and validators an entry keeps, each cut to a named limit, with a Store
+// the body of its copy, plus a fixed overhead per entry) and evicts the
+// least recently used entry. Close empties it and ends
 // the fetches in flight.
 package fetch
 
@@ -185,6 +202,12 @@ type Options struct {
 	MaxBytes   int64
 	// Now is the clock (time.Now); tests inject their own.
 	Now func() time.Time
+	// Store, when set, keeps the fetched record of each origin beyond this
+	// Client's cache: nodes of a fleet that share one, and a node that
+	// restarts, fetch each robots.txt once (see Store). Nil: none.
+	Store Store
+	// StoreTimeout bounds each call to the Store (DefaultStoreTimeout).
+	StoreTimeout time.Duration
 }
 
 // Client fetches, compiles and caches robots.txt files. It is safe for
@@ -220,6 +243,13 @@ type Client struct {
 	group   singleflight.Group
 	fetches atomic.Int64
 
+	store        Store
+	storeTimeout time.Duration
+	maxRecord    int          // the longest record read from the store
+	storeDown    atomic.Int64 // until when (Unix ns) the store is left alone after a failure
+	storeStats   storeStats
+	revalidated  atomic.Int64
+
 	// ctx ends with Close, and the fetches in flight with it.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -251,7 +281,10 @@ func New(opts Options) *Client {
 		maxBytes:     or(opts.MaxBytes, DefaultMaxBytes),
 		now:          opts.Now,
 		entries:      make(map[string]*entry),
+		store:        opts.Store,
+		storeTimeout: or(opts.StoreTimeout, DefaultStoreTimeout),
 	}
+	c.maxRecord = c.maxFileSize + 1 + recordOverhead
 	if opts.MaxRedirects < 0 {
 		c.maxRedirects = 0
 	}
@@ -336,6 +369,13 @@ type state struct {
 	// nothing else reachable.
 	expired *atomic.Bool
 	timer   *time.Timer
+	// at is when the fetch that made the state was made.
+	at time.Time
+	// Of a fetched copy (the entry's good state): its validators, for a
+	// conditional fetch when it expires, each at most maxValidatorLength;
+	// and, with a Store, the body it was compiled from, for the records.
+	etag, lastModified string
+	body               []byte
 }
 
 // fresh reports whether st is still fresh. With the real clock it reads no
@@ -474,9 +514,10 @@ func (c *Client) cost(e *entry) int64 {
 }
 
 // kept returns the bytes of the strings st's Result keeps besides its
-// robots.txt URL: FinalURL and the error text, each bounded by its limit.
+// robots.txt URL: FinalURL and the error text, each bounded by its limit;
+// and of a fetched copy, its validators and body.
 func (st *state) kept() int64 {
-	n := int64(len(st.res.FinalURL))
+	n := int64(len(st.res.FinalURL) + len(st.etag) + len(st.lastModified) + len(st.body))
 	if err := st.res.Err; err != nil {
 		n += int64(len(err.Error())) // a *fetchError: no allocation
 	}
@@ -548,7 +589,8 @@ func (c *Client) lookup(ctx context.Context, pageURL string) (*state, bool, erro
 }
 
 // refresh fetches the robots.txt of the origin key, unless a flight that
-// just ended left a fresh entry, and stores the result.
+// just ended left a fresh entry or the Store has a fresh record, and stores
+// the result.
 func (c *Client) refresh(ctx context.Context, key string) flight {
 	c.mu.Lock()
 	if e := c.entries[key]; e != nil && c.fresh(e.st) {
@@ -559,41 +601,69 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 	}
 	c.mu.Unlock()
 
-	r := c.get(ctx, key+robotsPath)
+	var lease string
+	if c.store != nil {
+		st, token := c.shared(ctx, key)
+		if st != nil {
+			return flight{st: st, hit: true}
+		}
+		lease = token
+	}
+	cond := c.conditional(key)
+	r := c.get(ctx, key+robotsPath, cond)
 	var robots *engine.Robots
-	if r.outcome == outcomeOK {
+	switch r.outcome {
+	case outcomeOK:
 		robots = c.compile(r.body) // outside the lock: it takes linear time
+	case outcomeNotModified:
+		robots = cond.res.Robots
+		c.revalidated.Add(1)
 	}
 	now := c.now()
 
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e := c.entries[key]
 	if e == nil {
 		robotsURL := key + robotsPath
 		e = &entry{key: robotsURL[:len(key)], robotsURL: robotsURL}
 		if c.closed.Load() { // the answer goes to the lookups waiting, not into the cache
-			return flight{st: c.apply(e, &r, robots, now)}
+			st := c.apply(e, &r, robots, cond, now)
+			c.mu.Unlock()
+			return flight{st: st}
 		}
 		c.entries[e.key] = e
 		c.link(e)
 	}
-	st := c.apply(e, &r, robots, now)
+	st := c.apply(e, &r, robots, cond, now)
+	snap := c.set(e, st, now)
+	c.mu.Unlock()
+	if c.store != nil {
+		c.save(ctx, key, snap, lease)
+	}
+	return flight{st: st}
+}
+
+// set makes st the current state of e, which is in the cache, and returns
+// what a record of e is made of. c.mu is held.
+func (c *Client) set(e *entry, st *state, now time.Time) snapshot {
 	c.arm(st, now)
-	disarm(e.st)
+	if e.st != st {
+		disarm(e.st)
+	}
 	e.st = st
 	c.bytes -= e.cost
 	e.cost = c.cost(e)
 	c.bytes += e.cost
 	c.touch(e)
 	c.evict(e)
-	return flight{st: st}
+	return snapshot{robotsURL: e.robotsURL, st: st, good: e.good, reached: e.reached, downSince: e.downSince, failures: e.failures}
 }
 
 // apply turns the response r into the entry's new state (docs/SEMANTICS.md
 // sections 5.2 and 5.3), updating what e remembers across fetches. robots is r's
-// compiled body for outcomeOK.
-func (c *Client) apply(e *entry, r *response, robots *engine.Robots, now time.Time) *state {
+// compiled body for outcomeOK, cond's for outcomeNotModified; cond is the
+// copy the fetch was conditional on, nil when it was not.
+func (c *Client) apply(e *entry, r *response, robots *engine.Robots, cond *state, now time.Time) *state {
 	st := &state{res: Result{
 		RobotsURL: e.robotsURL,
 		FinalURL:  r.finalURL,
@@ -603,15 +673,27 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, now time.Ti
 		Truncated: r.truncated,
 		Fetched:   now,
 		Err:       r.err,
-	}, e: e}
+	}, e: e, at: now}
 	res := &st.res
 	switch r.outcome {
-	case outcomeOK, outcomeUnavailable, outcomeForbidden:
+	case outcomeOK, outcomeUnavailable, outcomeForbidden, outcomeNotModified:
 		res.Expires = now.Add(c.freshness(r))
 		e.reached, e.failures, e.good = now, 0, nil
 		switch r.outcome {
 		case outcomeOK:
 			res.Robots, res.Source = robots, Fetched
+			st.etag, st.lastModified = r.etag, r.lastModified
+			if c.store != nil {
+				st.body = r.body
+			}
+			e.good = st
+		case outcomeNotModified: // the copy is unchanged: renewed, not downloaded
+			res.Robots, res.Source = robots, Fetched
+			res.Size, res.Truncated = cond.res.Size, cond.res.Truncated
+			st.etag, st.lastModified, st.body = cond.etag, cond.lastModified, cond.body
+			if r.etag != "" || r.lastModified != "" { // RFC 9111 4.3.4: the 304's validators replace the copy's
+				st.etag, st.lastModified = r.etag, r.lastModified
+			}
 			e.good = st
 		case outcomeUnavailable:
 			res.Robots, res.Source = c.allowAll, UnavailableDefault
@@ -745,11 +827,31 @@ type Stats struct {
 	Hits    int64 // lookups answered by a fresh entry
 	Misses  int64 // lookups that needed a fetch (or waited for one)
 	Fetches int64 // requests made (redirects not counted)
+	// Revalidated counts the conditional fetches answered 304 Not
+	// Modified: the copy was renewed, not downloaded.
+	Revalidated int64
+
+	// With Options.Store (see Store):
+	StoreHits  int64 // flights answered by a fresh record of the Store, without a fetch
+	StoreWaits int64 // flights that waited for another node's fetch (it held the origin's lease)
+	StoreSaves int64 // records saved
+	// StoreErrors counts the calls to the Store that failed or timed out;
+	// the Client fetched on its own instead.
+	StoreErrors int64
+	// StoreRejected counts the records ignored because they failed the
+	// Client's checks: corrupt, too large, or of another format version,
+	// semantics or origin.
+	StoreRejected int64
 }
 
 // Stats returns the cache's counters.
 func (c *Client) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Stats{Entries: len(c.entries), Bytes: c.bytes, Hits: c.hits, Misses: c.misses, Fetches: c.fetches.Load()}
+	return Stats{
+		Entries: len(c.entries), Bytes: c.bytes, Hits: c.hits, Misses: c.misses, Fetches: c.fetches.Load(),
+		Revalidated: c.revalidated.Load(),
+		StoreHits:   c.storeStats.hits.Load(), StoreWaits: c.storeStats.waits.Load(), StoreSaves: c.storeStats.saves.Load(),
+		StoreErrors: c.storeStats.errors.Load(), StoreRejected: c.storeStats.rejected.Load(),
+	}
 }

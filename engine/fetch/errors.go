@@ -24,7 +24,9 @@ type fetchError struct {
 func (e *fetchError) Error() string   { return e.text }
 func (e *fetchError) Unwrap() []error { return e.causes }
 
-// keptSentinels are the errors a fetchError answers errors.Is for.
+// keptSentinels are the errors a fetchError answers errors.Is for. A Store
+// record names them by their index here (record.go, tagErrKinds): add new
+// ones at the end only.
 var keptSentinels = []error{
 	context.DeadlineExceeded, context.Canceled, ErrClosed, io.ErrUnexpectedEOF,
 	errTooManyRedirects, errRedirectScheme, errRedirectLocation, errContentEncoding,

@@ -1,6 +1,7 @@
 package fetch_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/engine/fetch"
 )
@@ -98,4 +101,55 @@ func ExampleTransport() {
 	// /                200 hello
 	// /private/report  not sent: /private/report, line 2: disallow /private/ (robots.txt cached)
 	// /old             not sent: /private/new, line 2: disallow /private/ (robots.txt cached)
+}
+
+// sharedMap is a Store in memory, shared by the Clients of one process: a
+// sketch of the interface (store/redisstore and store/boltstore are the
+// real ones). It ignores TTLs and holds no leases.
+type sharedMap struct {
+	mu      sync.Mutex
+	records map[string][]byte
+}
+
+func (m *sharedMap) Load(ctx context.Context, key string, max int) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r := m.records[key]; len(r) > max {
+		return nil, fmt.Errorf("%w: %s", fetch.ErrRecordTooLarge, key)
+	}
+	return bytes.Clone(m.records[key]), nil
+}
+
+func (m *sharedMap) Save(ctx context.Context, key string, record []byte, ttl time.Duration) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.records[key] = bytes.Clone(record)
+	return nil
+}
+
+func (m *sharedMap) Lease(ctx context.Context, key, token string, ttl time.Duration) (bool, error) {
+	return true, nil
+}
+
+func (m *sharedMap) Release(ctx context.Context, key, token string) error { return nil }
+
+// Two Clients (two crawler nodes, or one node before and after a restart)
+// share a Store: the robots.txt that one fetched, the other takes from the
+// Store.
+func ExampleStore() {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+	}))
+	defer site.Close()
+	store := &sharedMap{records: map[string][]byte{}}
+
+	for _, node := range []string{"node-1", "node-2"} {
+		client := fetch.New(fetch.Options{Store: store})
+		ok, res, _ := client.Allowed(context.Background(), "FooBot", site.URL+"/private/report")
+		st := client.Stats()
+		fmt.Printf("%s: allowed %v, robots.txt %s, %d fetched, %d from the store\n", node, ok, res.Source, st.Fetches, st.StoreHits)
+	}
+	// Output:
+	// node-1: allowed false, robots.txt fetched, 1 fetched, 0 from the store
+	// node-2: allowed false, robots.txt cached, 0 fetched, 1 from the store
 }

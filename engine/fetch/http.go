@@ -27,6 +27,7 @@ const (
 	outcomeUnavailable                // 4xx but 429, a redirect not followed: allow all
 	outcomeForbidden                  // Koster1996 401 and 403: disallow all
 	outcomeUnreachable                // 429, 5xx, 1xx, undefined, network and transfer errors: disallow all (or a stale copy)
+	outcomeNotModified                // 304 to a conditional request: the copy in hand is renewed
 )
 
 // response is what one fetch learnt, before the cache decides what to do with
@@ -45,6 +46,12 @@ type response struct {
 	// retryAfter is the Retry-After delay of a 429 or 5xx, 0 when none.
 	retryAfter time.Duration
 	err        error
+	// etag and lastModified are the validators of a 2xx or 304, "" when
+	// none or longer than maxValidatorLength.
+	etag, lastModified string
+	// conditional reports whether the last request carried the copy's
+	// validators.
+	conditional bool
 }
 
 var (
@@ -68,6 +75,13 @@ var (
 // reused, a long one is cut (closing an unread body closes the connection).
 const drainLimit = 4 << 10
 
+// maxValidatorLength bounds the ETag and Last-Modified values an entry
+// keeps for a conditional fetch: an ETag is a quoted hash or version (tens
+// of bytes) and a Last-Modified an HTTP date (29 bytes), while a header
+// can be 256 KiB. A longer value is not kept (cutting it would make a
+// validator that matches nothing): the next fetch is unconditional.
+const maxValidatorLength = 256
+
 // maxContentCodings bounds the codings of a Content-Encoding list that are
 // decoded: each costs a decoder of about 45 KiB (a 32 KiB window and its
 // tables) for the length of the fetch, and a misconfigured server and proxy
@@ -81,7 +95,9 @@ type clientFetchKey struct{}
 // get fetches robotsURL, following redirects itself, and classifies the
 // answer. ctx is detached from its caller's cancellation (other lookups may
 // be waiting for this fetch), bounded by Options.Timeout and ended by Close.
-func (c *Client) get(ctx context.Context, robotsURL string) response {
+// With cond, the request for the URL cond was fetched from carries cond's
+// validators (RFC 9110 section 13.1), and a 304 to it renews cond.
+func (c *Client) get(ctx context.Context, robotsURL string, cond *state) response {
 	c.fetches.Add(1)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
 	defer cancel()
@@ -91,7 +107,11 @@ func (c *Client) get(ctx context.Context, robotsURL string) response {
 	u, err := url.Parse(robotsURL)
 	for err == nil {
 		var resp *http.Response
-		if resp, err = c.send(ctx, u); err != nil {
+		var hop *state // the copy this request is conditional on
+		if r.conditional = cond != nil && u.String() == cond.res.FinalURL; r.conditional {
+			hop = cond
+		}
+		if resp, err = c.send(ctx, u, hop); err != nil {
 			break
 		}
 		next := c.answer(ctx, &r, u, resp)
@@ -129,8 +149,9 @@ func (c *Client) ended(ctx context.Context) error {
 }
 
 // send makes one GET request for u through the Client's transport, with its
-// User-Agent and, when Options.HTTPClient has a Jar, its cookies.
-func (c *Client) send(ctx context.Context, u *url.URL) (*http.Response, error) {
+// User-Agent, cond's validators when cond is not nil and, when
+// Options.HTTPClient has a Jar, its cookies.
+func (c *Client) send(ctx context.Context, u *url.URL, cond *state) (*http.Response, error) {
 	if err := ctx.Err(); err != nil { // a transport may not look
 		return nil, err
 	}
@@ -139,6 +160,14 @@ func (c *Client) send(ctx context.Context, u *url.URL) (*http.Response, error) {
 		return nil, err
 	}
 	req.Header.Set("User-Agent", c.userAgent)
+	if cond != nil {
+		if cond.etag != "" {
+			req.Header.Set("If-None-Match", cond.etag)
+		}
+		if cond.lastModified != "" {
+			req.Header.Set("If-Modified-Since", cond.lastModified)
+		}
+	}
 	if c.jar != nil {
 		for _, ck := range c.jar.Cookies(req.URL) {
 			req.AddCookie(ck)
@@ -198,7 +227,11 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 			return nil
 		}
 		r.body, r.truncated = body, truncated
+		r.etag, r.lastModified = validators(resp.Header)
 		return nil
+	case code == http.StatusNotModified && r.conditional:
+		r.outcome = outcomeNotModified
+		r.etag, r.lastModified = validators(resp.Header)
 	case code == 301 || code == 302 || code == 303 || code == 307 || code == 308:
 		next, err := c.redirect(u, resp, r.redirects)
 		if err != nil {
@@ -224,6 +257,18 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 	}
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 	return nil
+}
+
+// validators returns the ETag and Last-Modified of h that an entry keeps:
+// each when present and at most maxValidatorLength bytes.
+func validators(h http.Header) (etag, lastModified string) {
+	keep := func(v string) string {
+		if v = strings.TrimSpace(v); len(v) > maxValidatorLength {
+			return ""
+		}
+		return strings.Clone(v)
+	}
+	return keep(h.Get("ETag")), keep(h.Get("Last-Modified"))
 }
 
 // redirect returns the URL that resp, a redirect status answering a request

@@ -16,9 +16,12 @@ const (
 	// context) and the Result holds no rules.
 	NoSource Source = iota
 	// Fetched: the robots.txt was fetched by this lookup (or by the
-	// concurrent lookup it waited for) with a 2xx status and parsed.
+	// concurrent lookup it waited for) with a 2xx status and parsed, or
+	// the copy in hand was renewed by a 304 Not Modified to a conditional
+	// request (Result.Status is then 304).
 	Fetched
-	// Cached: a fresh copy of a fetched robots.txt was in the cache.
+	// Cached: a fresh copy of a fetched robots.txt was in the cache, or
+	// in the Client's Store (fetched by another node or before a restart).
 	Cached
 	// Stale: the robots.txt is unreachable now, and the last copy fetched
 	// within Options.MaxStale is used (docs/SEMANTICS.md section 5.3).
@@ -69,8 +72,9 @@ type Result struct {
 	Robots *engine.Robots
 	// Source says where Robots came from.
 	Source Source
-	// Hit reports whether the lookup was answered from the cache without a
-	// request (Cached, and cached Stale or default results).
+	// Hit reports whether the lookup was answered from the cache, or from
+	// the Client's Store, without a request (Cached, and cached Stale or
+	// default results).
 	Hit bool
 	// RobotsURL is the robots.txt URL, the cache key (see RobotsURL).
 	RobotsURL string
@@ -102,7 +106,8 @@ type Result struct {
 	// whatever the server sent; errors.Is finds context.DeadlineExceeded,
 	// context.Canceled and ErrClosed, and errors.As a *net.DNSError or
 	// *tls.CertificateVerificationError (small copies: the error net/http
-	// returned is not kept).
+	// returned is not kept). Of a result read from a Store, the text and
+	// what errors.Is finds are kept; errors.As finds nothing.
 	Err error
 }
 

@@ -77,6 +77,10 @@ const DefaultMaxPacedHosts = 10000
 // and when more are remembered than that, the one whose delay ends first is
 // forgotten early (Stats counts these; the next request to it is not held).
 //
+// A fleet of crawler processes paces together through a shared Pacer
+// (Transport.Pacer; store/redisstore's NewPacer keeps the turns in Redis),
+// by the same rules; while it is unavailable each process paces on its own.
+//
 // A Transport is safe for concurrent use. Set its fields before its first
 // use and do not change them afterwards.
 type Transport struct {
@@ -93,11 +97,17 @@ type Transport struct {
 	// MaxPacedHosts bounds the origins remembered for pacing
 	// (DefaultMaxPacedHosts when zero or negative).
 	MaxPacedHosts int
+	// Pacer keeps the crawl-delay turns; nil means the Transport's own,
+	// in-process pacer. A shared one (store/redisstore's NewPacer) paces a
+	// fleet of processes; when it is unavailable the Transport's own
+	// paces instead (see Pacer).
+	Pacer Pacer
 
 	pacer atomic.Pointer[pacer] // made by the first paced request
 
 	disallowed atomic.Int64
 	tooSoon    atomic.Int64
+	fallbacks  atomic.Int64
 }
 
 // DisallowedError is the error of a request that robots.txt disallows. No
@@ -194,11 +204,15 @@ type TransportStats struct {
 	// more than MaxPacedHosts origins were waiting: their next request was
 	// not paced.
 	Forgotten int64
+	// PacerFallbacks counts the requests that the Transport's own pacer
+	// paced because Pacer was unavailable. Waited, PacedHosts and
+	// Forgotten count the Transport's own pacer only.
+	PacerFallbacks int64
 }
 
 // Stats returns t's counters.
 func (t *Transport) Stats() TransportStats {
-	s := TransportStats{Disallowed: t.disallowed.Load(), TooSoon: t.tooSoon.Load()}
+	s := TransportStats{Disallowed: t.disallowed.Load(), TooSoon: t.tooSoon.Load(), PacerFallbacks: t.fallbacks.Load()}
 	if p := t.pacer.Load(); p != nil {
 		p.mu.Lock()
 		s.PacedHosts, s.Forgotten, s.Waited = len(p.hosts), p.forgotten, p.waited
@@ -284,13 +298,23 @@ func method(req *http.Request) string {
 }
 
 // pace waits for the request's turn at its origin, when Agent's groups in
-// res have a crawl-delay.
+// res have a crawl-delay: by Pacer, or by the Transport's own pacer when
+// Pacer is nil or unavailable.
 func (t *Transport) pace(ctx context.Context, res *Result) error {
 	delay := crawlDelay(res.Robots.Matcher(t.Agent))
 	if delay <= 0 {
 		return nil
 	}
-	err := t.pacerInit().wait(ctx, strings.TrimSuffix(res.RobotsURL, robotsPath), delay)
+	origin := strings.TrimSuffix(res.RobotsURL, robotsPath)
+	var err error
+	if t.Pacer != nil {
+		if err = t.Pacer.Wait(ctx, origin, delay); errors.Is(err, ErrPacerUnavailable) {
+			t.fallbacks.Add(1)
+			err = t.pacerInit().wait(ctx, origin, delay)
+		}
+	} else {
+		err = t.pacerInit().wait(ctx, origin, delay)
+	}
 	var cd *CrawlDelayError
 	if errors.As(err, &cd) {
 		t.tooSoon.Add(1)

@@ -1,0 +1,359 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/seed-275a9bd5/robotstxt/engine"
+)
+
+// Store keeps the fetched record of each origin for a Client
+// (Options.Store), under the Client's own cache, so that the nodes of a
+// fleet that share one, and a node that restarts, fetch each robots.txt
+// once. Package store/redisstore (Redis, for a fleet) and store/boltstore
+// (a file, for one node) implement it, each a module of its own.
+//
+// A record is a byte string that the Client makes and checks; a Store keeps
+// it as it is. It holds the robots.txt URL, the final URL after redirects,
+// the status and its class, the body (at most the file size limit and one
+// byte), when it was fetched and until when it is fresh, when the site last
+// answered (for the 30-day rule of docs/SEMANTICS.md section 5.3), the ETag
+// and Last-Modified, and the error text, in a versioned format that nodes
+// of two releases both read. Keys are origins, scheme://host[:port].
+//
+// The Client calls its Store on a miss of its own cache only: a fresh entry
+// answers without it. On a miss it loads the origin's record, and a fresh
+// one answers (Stats.StoreHits). Otherwise it takes the origin's lease,
+// fetches (conditionally, when the record has validators), saves the
+// record and releases the lease. A node that finds the lease taken waits
+// for the holder's record, trying now and then to take the lease (it is
+// free once the holder saved), for at most Options.Timeout; then it fetches
+// itself (Stats.StoreWaits). A lease lasts Options.Timeout plus two
+// StoreTimeouts, so the lease of a node that died frees itself.
+//
+// Each call is bounded by its context (Options.StoreTimeout). When a call
+// fails (the store is down, slow, or restarted empty of scripts) the lookup
+// goes on as without a Store: the Client fetches and decides on its own,
+// and leaves the Store alone for two seconds (Stats.StoreErrors). A record
+// that fails the Client's checks (corrupt, cut short, too large, of another
+// format version, semantics or origin) is ignored and replaced by the next
+// fetch (Stats.StoreRejected): it never decides anything. Nodes that share
+// a Store should share their Options.Engine too: a record is read only by a
+// Client of its semantics, and is too large for one of a smaller file size
+// limit.
+//
+// A Store must be safe for concurrent use.
+type Store interface {
+	// Load returns the record saved under key; nil and no error when
+	// there is none. A record longer than max bytes is not read: Load
+	// returns an error that wraps ErrRecordTooLarge. The Client keeps the
+	// slice.
+	Load(ctx context.Context, key string, max int) ([]byte, error)
+	// Save saves record under key, replacing any, for ttl (then the store
+	// may drop it). The Store keeps no reference to record.
+	Save(ctx context.Context, key string, record []byte, ttl time.Duration) error
+	// Lease takes the lease on key for token, for ttl, when no other token
+	// holds it; it reports whether it did. A store that only one process
+	// uses may always report true: the Client's own single flight covers
+	// it.
+	Lease(ctx context.Context, key, token string, ttl time.Duration) (bool, error)
+	// Release ends the lease on key when token holds it.
+	Release(ctx context.Context, key, token string) error
+}
+
+// ErrRecordTooLarge is the error, wrapped, that Store.Load returns for a
+// record longer than the bound the Client passed.
+var ErrRecordTooLarge = errors.New("fetch: the stored record is larger than the Client reads")
+
+// DefaultStoreTimeout bounds each call of a Client to its Store: a store on
+// the crawler's network answers in a millisecond (a few for a record of
+// 500 KiB), and a second covers a busy one, while a store that does not
+// answer delays a miss by that much only (the Client then leaves it alone
+// for storeRetry).
+const DefaultStoreTimeout = time.Second
+
+// storeRetry is how long a Client leaves its Store alone after a call
+// failed: its misses fetch on their own meanwhile, without each paying
+// StoreTimeout. Two seconds is about what a Redis restart takes, so a
+// fleet soon shares its fetches again.
+const storeRetry = 2 * time.Second
+
+// leasePollMin and leasePollMax bound the wait between two tries to take a
+// lease that another node holds: the first comes soon (a robots.txt fetch
+// takes tens of milliseconds), and the waits double, so that waiting out a
+// slow fetch costs a few calls a second.
+const (
+	leasePollMin = 10 * time.Millisecond
+	leasePollMax = 250 * time.Millisecond
+)
+
+// storeStats are a Client's counters of its Store (see Stats).
+type storeStats struct {
+	hits, waits, saves, errors, rejected atomic.Int64
+}
+
+// call runs f with the context of one call to the Store: detached from
+// the lookup's cancellation (other lookups wait for the flight), bounded
+// by StoreTimeout and ended by Close. A failure counts, and the Store is
+// left alone for storeRetry.
+func (c *Client) call(ctx context.Context, f func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.storeTimeout)
+	defer cancel()
+	defer context.AfterFunc(c.ctx, cancel)()
+	err := f(ctx)
+	if err != nil && !errors.Is(err, ErrRecordTooLarge) && !c.closed.Load() {
+		c.storeStats.errors.Add(1)
+		c.storeDown.Store(time.Now().Add(storeRetry).UnixNano())
+	}
+	return err
+}
+
+// storeUp reports whether the Store may be called: no call failed within
+// storeRetry.
+func (c *Client) storeUp() bool {
+	until := c.storeDown.Load()
+	return until == 0 || time.Now().UnixNano() >= until
+}
+
+// shared looks the origin key up in the Store for a lookup that missed the
+// cache. It returns the state to answer with when the Store has a fresh
+// record (now in the cache), else the token of the lease this node took to
+// fetch: "" when it fetches without one (the Store failed, or another node
+// held the lease past the wait bound). An expired record it finds becomes
+// the entry's last state when it is newer: its copy is then used stale
+// when the site is unreachable, and its validators make the fetch
+// conditional.
+func (c *Client) shared(ctx context.Context, key string) (*state, string) {
+	if !c.storeUp() {
+		return nil, ""
+	}
+	rec, ok := c.load(ctx, key)
+	if !ok {
+		return nil, ""
+	}
+	if st := c.adopt(key, rec); st != nil {
+		return st, ""
+	}
+	// Take the lease, or wait for the node that holds it: try to take it
+	// now and then (it is free once the holder saved, or died and its
+	// lease ran out), for at most Timeout.
+	token := newToken()
+	var end time.Time
+	var poll *time.Timer
+	for wait := leasePollMin; ; wait = min(2*wait, leasePollMax) {
+		took, ok := c.lease(ctx, key, token)
+		if !ok {
+			return nil, ""
+		}
+		if took {
+			// A holder may have saved and released since the load.
+			if rec, ok = c.load(ctx, key); !ok {
+				return nil, "" // the lease runs out by itself
+			}
+			if st := c.adopt(key, rec); st != nil {
+				c.release(ctx, key, token)
+				return st, ""
+			}
+			return nil, token
+		}
+		if poll == nil {
+			c.storeStats.waits.Add(1)
+			end = time.Now().Add(c.timeout)
+			poll = time.NewTimer(time.Hour)
+			defer poll.Stop()
+		}
+		left := time.Until(end)
+		if left <= 0 {
+			return nil, ""
+		}
+		poll.Reset(min(wait, left))
+		select {
+		case <-poll.C:
+		case <-c.ctx.Done():
+			return nil, ""
+		}
+	}
+}
+
+// newToken returns a lease token: 16 random bytes, in hex.
+func newToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}
+
+// load returns the checked record of key from the Store, nil when there is
+// none or it was rejected; ok is false when the Store failed.
+func (c *Client) load(ctx context.Context, key string) (rec *record, ok bool) {
+	var b []byte
+	err := c.call(ctx, func(ctx context.Context) (err error) {
+		b, err = c.store.Load(ctx, key, c.maxRecord)
+		return err
+	})
+	switch {
+	case errors.Is(err, ErrRecordTooLarge):
+		c.storeStats.rejected.Add(1)
+		return nil, true
+	case err != nil:
+		return nil, false
+	case b == nil:
+		return nil, true
+	case len(b) > c.maxRecord: // a Store that did not check
+		c.storeStats.rejected.Add(1)
+		return nil, true
+	}
+	rec, err = decodeRecord(b)
+	if err == nil {
+		err = c.checkRecord(rec, key)
+	}
+	if err != nil {
+		c.storeStats.rejected.Add(1)
+		return nil, true
+	}
+	return rec, true
+}
+
+// lease tries to take the lease on key; ok is false when the Store failed.
+func (c *Client) lease(ctx context.Context, key, token string) (took, ok bool) {
+	ttl := c.timeout + 2*c.storeTimeout // the holder fetches, then saves
+	err := c.call(ctx, func(ctx context.Context) (err error) {
+		took, err = c.store.Lease(ctx, key, token, ttl)
+		return err
+	})
+	return took, err == nil
+}
+
+// release ends this node's lease on key.
+func (c *Client) release(ctx context.Context, key, token string) {
+	_ = c.call(ctx, func(ctx context.Context) error { return c.store.Release(ctx, key, token) })
+}
+
+// save saves the record of snap under key, when it is worth keeping, and
+// releases the lease of token, if any: also when the save failed, so that
+// the nodes waiting for the lease take it at once and fetch themselves.
+func (c *Client) save(ctx context.Context, key string, snap snapshot, token string) {
+	if c.closed.Load() {
+		return
+	}
+	rec := snap.record(c.engineOpts.Semantics)
+	if ttl := c.keep(rec, c.now()); ttl > 0 && c.storeUp() {
+		if b := encodeRecord(rec); len(b) <= c.maxRecord {
+			err := c.call(ctx, func(ctx context.Context) error { return c.store.Save(ctx, key, b, ttl) })
+			if err == nil {
+				c.storeStats.saves.Add(1)
+			}
+		}
+	}
+	if token != "" {
+		c.release(ctx, key, token)
+	}
+}
+
+// adopt makes rec, a record of the origin key from the Store, the entry's
+// state, and returns it when it is fresh; nil when rec is nil or expired
+// (it is then the entry's last state only if the entry had none as new).
+func (c *Client) adopt(key string, rec *record) *state {
+	if rec == nil {
+		return nil
+	}
+	var robots *engine.Robots
+	if rec.hasGood {
+		c.mu.Lock()
+		if e := c.entries[key]; e != nil && e.good != nil && e.good.body != nil && bytes.Equal(e.good.body, rec.body) {
+			robots = e.good.res.Robots // the same copy: no need to compile it again
+		}
+		c.mu.Unlock()
+		if robots == nil {
+			robots = c.compile(rec.body) // outside the lock: it takes linear time
+		}
+	}
+	now := c.now()
+	fresh := now.Before(rec.expires)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[key]
+	if e == nil {
+		robotsURL := key + robotsPath
+		e = &entry{key: robotsURL[:len(key)], robotsURL: robotsURL}
+		if c.closed.Load() {
+			if !fresh {
+				return nil
+			}
+			cur, _ := c.states(e, rec, robots)
+			return cur
+		}
+		c.entries[e.key] = e
+		c.link(e)
+	} else if !fresh && e.st != nil && !e.st.at.Before(rec.at) {
+		return nil // the entry knows as much
+	}
+	cur, good := c.states(e, rec, robots)
+	e.good, e.reached, e.downSince, e.failures = good, rec.reached, rec.downSince, rec.failures
+	c.set(e, cur, now)
+	if !fresh {
+		return nil
+	}
+	c.storeStats.hits.Add(1)
+	return cur
+}
+
+// states returns the states rec describes for the entry e: the current one
+// and the fetched copy (nil when none), whose compiled file is robots.
+func (c *Client) states(e *entry, rec *record, robots *engine.Robots) (cur, good *state) {
+	if rec.hasGood {
+		good = &state{res: Result{
+			Robots:    robots,
+			Source:    Fetched,
+			RobotsURL: e.robotsURL,
+			FinalURL:  rec.goodFinalURL,
+			Redirects: rec.goodRedirect,
+			Status:    rec.goodStatus,
+			Size:      min(len(rec.body), c.maxFileSize),
+			Truncated: rec.truncated,
+			Fetched:   rec.goodFetched,
+			Expires:   rec.goodFetched,
+		}, e: e, at: rec.goodFetched, etag: rec.etag, lastModified: rec.lastModified, body: rec.body}
+	}
+	if rec.source == Fetched {
+		good.res.Expires, good.at = rec.expires, rec.at
+		return good, good
+	}
+	cur = &state{res: Result{
+		Source:    rec.source,
+		RobotsURL: e.robotsURL,
+		FinalURL:  rec.finalURL,
+		Redirects: rec.redirects,
+		Status:    rec.status,
+		Fetched:   rec.at,
+		Expires:   rec.expires,
+		Err:       recordError(rec.err, rec.errKinds),
+	}, e: e, at: rec.at}
+	switch rec.source {
+	case Stale:
+		cur.res.Robots = robots
+		cur.res.Fetched, cur.res.Size, cur.res.Truncated = good.res.Fetched, good.res.Size, good.res.Truncated
+	case UnavailableDefault:
+		cur.res.Robots = c.allowAll
+	default: // UnreachableDefault, ForbiddenDefault (checkRecord allows no other)
+		cur.res.Robots = c.disallowAll
+	}
+	return cur, good
+}
+
+// conditional returns the copy that a fetch of the origin key is
+// conditional on: the entry's last fetched copy, when it has a validator;
+// nil otherwise.
+func (c *Client) conditional(key string) *state {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entries[key]; e != nil && e.good != nil && (e.good.etag != "" || e.good.lastModified != "") {
+		return e.good
+	}
+	return nil
+}
