@@ -212,6 +212,12 @@ func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps }
 // (for example "Googlebot-Image", "Googlebot"): every group naming any of
 // them applies, else the "*" groups. It is built on first use and cached;
 // safe for concurrent use. Once cached, looking it up allocates nothing.
+//
+// A string that is not a product token ("Googlebot/2.1", a whole User-Agent
+// header) is read as AgentTokens says: in RFC9309 and Koster1996 as its
+// product tokens (ProductTokens), in Google as given, where it names no
+// group, as in Google's library. Matcher.Tokens and Explain say what it was
+// read as; CheckAgent tells a caller that wants to refuse such strings.
 func (r *Robots) Matcher(tokens ...string) *Matcher {
 	if len(tokens) == 1 {
 		if l := r.last.Load(); l != nil && l.token == tokens[0] {
@@ -264,7 +270,8 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 }
 
 // Allowed reports whether the crawler with product token agent may fetch url
-// (absolute, or a path starting with '/').
+// (absolute, or a path starting with '/'). An agent that is not a product
+// token is read as Matcher reads it (AgentTokens).
 func (r *Robots) Allowed(agent, url string) bool {
 	return r.Matcher(agent).Allowed(url)
 }

@@ -17,7 +17,10 @@ type Matcher struct {
 	sem    Semantics
 	fixed  Reason
 	sel    compile.Selection
-	tokens []string
+	tokens []string // the product tokens the groups were selected for
+	// given are the agents as the caller passed them, when one of them is
+	// not a product token (AgentTokens); nil otherwise.
+	given []string
 	// refs[i] is what pattern i of set stands for.
 	refs []ref
 	// htm holds Google's synthetic index.htm rules, which no rule of the
@@ -65,8 +68,16 @@ func Priority(sem Semantics, kind RuleKind, patternLen, order int) uint64 {
 
 var patternsPool = sync.Pool{New: func() any { return new([]automaton.Pattern) }}
 
-func (r *Robots) build(tokens []string) *Matcher {
+// build makes the matcher for the agents given, read as AgentTokens says.
+func (r *Robots) build(given []string) *Matcher {
+	tokens := readAgents(r.opts.Semantics, given)
 	m := &Matcher{sem: r.opts.Semantics, fixed: r.fixed, tokens: tokens}
+	for _, a := range given {
+		if !readsAsItself(RFC9309, a) {
+			m.given = given
+			break
+		}
+	}
 	if r.fixed != 0 {
 		m.set = automaton.Compile(nil, automaton.Options{})
 		return m
@@ -385,7 +396,9 @@ func (m *Matcher) matchNormalized(slash bool, path string) int {
 	return idx
 }
 
-// Tokens returns the product tokens m was built for.
+// Tokens returns the product tokens m was built for: the agents given to
+// Robots.Matcher, each read as AgentTokens says (in RFC9309 and Koster1996
+// a User-Agent header given as an agent is its product tokens).
 func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) }
 
 // Selection returns how the groups were selected and the merged rules, in

@@ -115,7 +115,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	rf.crawler.warnings(stderr)
+	rf.crawler.warnings(rf.sem.s, stderr)
 
 	c := &checker{
 		m:       rf.crawler.matcher(r),

@@ -51,7 +51,7 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	rf.crawler.warnings(stderr)
+	rf.crawler.warnings(rf.sem.s, stderr)
 	m := rf.crawler.matcher(r)
 	var b strings.Builder
 	writeSelection(&b, r, m)

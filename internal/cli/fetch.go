@@ -175,7 +175,7 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	crawler := crawlerFlags{agents: agents, userAgent: userAgent, chain: *chain}
-	crawler.warnings(stderr)
+	crawler.warnings(sem.s, stderr)
 	ua := ""
 	if userAgent != nil {
 		ua = *userAgent

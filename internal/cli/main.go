@@ -249,11 +249,12 @@ func (c *crawlerFlags) matcher(r *engine.Robots) *engine.Matcher {
 }
 
 // warnings prints one line on stderr for each --agent that is not a product
-// token, saying how user-agent lines are read and which --agent would obey
-// them, and one when --user-agent gives no token.
-func (c *crawlerFlags) warnings(stderr io.Writer) {
+// token, saying what sem reads it as (engine.AgentTokens) and which --agent
+// obeys the user-agent lines it looks like, and one when --user-agent gives
+// no token.
+func (c *crawlerFlags) warnings(sem compile.Semantics, stderr io.Writer) {
 	for _, a := range c.agents {
-		if msg := agentWarning(a); msg != "" {
+		if msg := agentWarning(sem, a); msg != "" {
 			warn(stderr, "%s", msg)
 		}
 	}
@@ -270,19 +271,31 @@ func (c *crawlerFlags) warnings(stderr io.Writer) {
 
 // agentWarning returns the warning for an --agent value that is not a
 // product token, or "" for a token, for "" (which asks for the "*" group)
-// and for "*".
-func agentWarning(a string) string {
-	if a == "" || a == "*" || compile.ValidToken(a) {
+// and for "*". The value is read as the engine reads it in sem
+// (engine.AgentTokens, docs/SEMANTICS.md section 2.3): as a User-Agent
+// header in rfc9309 and koster1996, as given in google.
+func agentWarning(sem compile.Semantics, a string) string {
+	if engine.CheckAgent(a) == nil {
 		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--agent %s is not a product token (letters, '-' and '_'): ", quoteArg(a))
+	if sem != compile.Google {
+		switch toks := engine.AgentTokens(sem, a); len(toks) {
+		case 0:
+			b.WriteString("read as a User-Agent header, it holds no product token, so it matches no group")
+		default:
+			fmt.Fprintf(&b, "read as a User-Agent header (%s semantics), it stands for --agent %s", sem, strings.Join(toks, " --agent "))
+		}
+		return b.String()
 	}
 	line := quoteArg("User-agent: " + a)
 	name := compile.AgentName(a)
-	var b strings.Builder
-	fmt.Fprintf(&b, "--agent %s is not a product token (letters, '-' and '_'): a user-agent line is read up to its first other character, ", quoteArg(a))
+	fmt.Fprintf(&b, "google semantics compares it as given, as Google's library does, so it matches no group; a user-agent line is read up to its first other character, ")
 	if name == "" || name == "*" {
-		fmt.Fprintf(&b, "so %s names no crawler and no --agent obeys it; --agent %s matches no group", line, quoteArg(a))
+		fmt.Fprintf(&b, "so %s names no crawler and no --agent obeys it", line)
 	} else {
-		fmt.Fprintf(&b, "so %s names %s; --agent %s matches no group, --agent %s obeys such lines", line, name, quoteArg(a), name)
+		fmt.Fprintf(&b, "so %s names %s and --agent %s obeys such lines", line, name, name)
 	}
 	if strings.ContainsAny(a, " /;(") {
 		b.WriteString("; give a whole User-Agent header with --user-agent")
