@@ -128,8 +128,9 @@ func (c *Client) ended(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// send makes one GET request for u through the Client's transport, with its
-// User-Agent and, when Options.HTTPClient has a Jar, its cookies.
+// send makes one GET request for u through the Client's transport, with the
+// crawler's User-Agent (userAgentFor) and, when Options.HTTPClient has a
+// Jar, its cookies.
 func (c *Client) send(ctx context.Context, u *url.URL) (*http.Response, error) {
 	if err := ctx.Err(); err != nil { // a transport may not look
 		return nil, err
@@ -138,7 +139,7 @@ func (c *Client) send(ctx context.Context, u *url.URL) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("User-Agent", c.userAgentFor(ctx))
 	if c.jar != nil {
 		for _, ck := range c.jar.Cookies(req.URL) {
 			req.AddCookie(ck)
