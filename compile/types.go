@@ -267,6 +267,12 @@ type File struct {
 	Groups      []Group
 	Sitemaps    []Sitemap
 	Diagnostics []Diagnostic
+	// Warnings say what a reader of the file should know about the whole
+	// of it, when it was not read as a robots.txt of rules would be
+	// (UTF-16, binary bytes, an HTML or JSON page, a cut file, no
+	// user-agent line): at most one of each kind, nil in most files. They
+	// change nothing that is decided.
+	Warnings []Warning
 	// Joins are the user-agent lines that a sitemap, extension or
 	// unreadable line joined to the one before them, in file order: one
 	// for each such pair, none in most files.

@@ -165,6 +165,9 @@ func fileBytes(f *compile.File) int {
 		n += sizeofDiag + len(d.Message)
 		values += len(d.Text)
 	}
+	for _, w := range f.Warnings {
+		n += sizeofDiag + len(w.Message)
+	}
 	if values > f.Size*3/4 {
 		values = f.Size
 	}
@@ -204,6 +207,14 @@ func (r *Robots) File() *compile.File { return r.file }
 
 // Semantics returns the semantics r was compiled with.
 func (r *Robots) Semantics() Semantics { return r.opts.Semantics }
+
+// Warnings returns what a reader of the file should know about the whole of
+// it, when it was not read as a robots.txt of rules would be: UTF-16 text,
+// binary bytes, mostly not UTF-8, an HTML page or a JSON document, a file
+// cut at the size limit, directives but no user-agent line (so every URL is
+// allowed). Most files have none. A crawler that logs them learns why a
+// site's file allows everything. It is shared: callers must not modify it.
+func (r *Robots) Warnings() []Warning { return r.file.Warnings }
 
 // Sitemaps returns the sitemap URLs of the file, in order.
 func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps }

@@ -45,15 +45,17 @@
 //
 // A robots.txt is never an error: it is parsed like any other, its first 500
 // KiB only. When it was not read as a user probably thinks, one warning line
-// on standard error says so, and the decisions and exit status stay those of
-// the file as read:
+// on standard error says so (the library's engine.Robots.Warnings, which
+// lint prints too), and the decisions and exit status stay those of the
+// file as read:
 //
-//	robotstxt: warning: FILE is UTF-16 text, not UTF-8 as RFC 9309 requires ...
-//	robotstxt: warning: FILE is not a text file (it holds NUL bytes ...) ...
-//	robotstxt: warning: FILE is mostly not UTF-8 (N of M lines) ...
-//	robotstxt: warning: FILE looks like an HTML page (line N), not a robots.txt ...
-//	robotstxt: warning: FILE is longer than 512000 bytes: only the first 512000 bytes (to line N) were read ...
-//	robotstxt: warning: FILE has no user-agent line, so no rule applies to any crawler: every URL is allowed
+//	robotstxt: warning: FILE: the file is UTF-16 text, not UTF-8 as RFC 9309 requires ...
+//	robotstxt: warning: FILE: the file is not a text file (it holds NUL bytes ...) ...
+//	robotstxt: warning: FILE: the file is mostly not UTF-8 (N of M lines) ...
+//	robotstxt: warning: FILE: the file looks like an HTML page (line N), not a robots.txt ...
+//	robotstxt: warning: FILE: the file looks like a JSON document (line N), not a robots.txt ...
+//	robotstxt: warning: FILE: the file is longer than 512000 bytes: only the first 512000 bytes (to line N) were read ...
+//	robotstxt: warning: FILE: the file has no user-agent line, so no rule applies to any crawler: every URL is allowed
 //
 // An empty file, or one of comments only, allows everything without a word.
 //
@@ -105,14 +107,16 @@
 //
 // # lint
 //
-// lint prints the parser's diagnostics and lint's findings for each FILE,
-// one a line, as
+// lint prints the file's warnings (above), the parser's diagnostics and
+// lint's findings for each FILE, one a line, as
 //
 //	FILE:LINE: KIND: message
 //
 // or, with --format json, one JSON array of {"file", "line", "kind",
-// "message"}. A FILE that cannot be read is reported on standard error and
-// the next one is linted.
+// "message"}. A problem of the whole file is one finding, its warning (a
+// UTF-16 file is "utf16" once, not a not-utf8 finding per line; an HTML page
+// "html-page" once), as engine/lint's Report says. A FILE that cannot be
+// read is reported on standard error and the next one is linted.
 //
 // # fetch
 //

@@ -740,7 +740,7 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, now time.Ti
 		e.reached, e.failures, e.good = now, 0, nil
 		switch r.outcome {
 		case outcomeOK:
-			res.Robots, res.Source = robots, Fetched
+			res.Robots, res.Source, res.Warnings = robots, Fetched, robots.Warnings()
 			e.good = st
 		case outcomeUnavailable:
 			res.Robots, res.Source = c.allowAll, UnavailableDefault
@@ -759,7 +759,7 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, now time.Ti
 	res.Expires = now.Add(retry)
 	if g := e.good; g != nil && now.Sub(g.res.Fetched) < c.maxStale {
 		res.Robots, res.Source = g.res.Robots, Stale
-		res.Fetched, res.Size, res.Truncated = g.res.Fetched, g.res.Size, g.res.Truncated
+		res.Fetched, res.Size, res.Truncated, res.Warnings = g.res.Fetched, g.res.Size, g.res.Truncated, g.res.Warnings
 		if end := g.res.Fetched.Add(c.maxStale); end.Before(res.Expires) {
 			res.Expires = end // try again (or allow all) when the copy runs out
 		}

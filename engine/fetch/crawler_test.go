@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
@@ -232,5 +233,33 @@ func TestGoogle_TransportAndClientTokens(t *testing.T) {
 				resp.Body.Close()
 			}
 		}
+	}
+}
+
+// TestResult_Warnings: a Result carries the file's warnings (issue 31: only
+// the command line had them), also when it is a cached or a stale copy.
+func TestResult_Warnings(t *testing.T) {
+	s := newSite(t, 200, "<!DOCTYPE html>\n<html><body>Welcome</body></html>\n")
+	clk := newClock()
+	c := New(Options{Now: clk.Now})
+	defer c.Close()
+	for _, want := range []Source{Fetched, Cached} {
+		res := lookup(t, c, s.URL+"/")
+		wantSource(t, res, want)
+		if len(res.Warnings) != 1 || res.Warnings[0].Kind != engine.WarnHTML {
+			t.Errorf("%v: warnings %q, want one html-page", want, res.Warnings)
+		}
+	}
+	clk.Advance(DefaultTTL + time.Second)
+	s.set(503, "")
+	res := lookup(t, c, s.URL+"/")
+	wantSource(t, res, Stale)
+	if len(res.Warnings) != 1 {
+		t.Errorf("stale: warnings %q, want the copy's", res.Warnings)
+	}
+	s.set(404, "")
+	clk.Advance(time.Hour)
+	if res := lookup(t, c, s.URL+"/"); res.Warnings != nil {
+		t.Errorf("%v: warnings %q, want none", res.Source, res.Warnings)
 	}
 }

@@ -482,7 +482,7 @@ func TestCheck_FileWarnings(t *testing.T) {
 		{"binary", "\x00\x01\x02User-agent: *\nDisallow: /store/\x00\n", "is not a text file", "allowed"},
 		{"html", "\n<!DOCTYPE html>\n<html><head><title>404</title></head>\n<body>Not found</body></html>\n", "looks like an HTML page (line 2), not a robots.txt", "allowed"},
 		{"truncated", big.String(), "is longer than 512000 bytes: only the first 512000 bytes", "allowed"},
-		{"no group", "Disallow: /store/\nSitemap: https://example.com/s.xml\n", "has no user-agent line, so no rule applies to any crawler: every URL is allowed (its 1 rules come before", "allowed"},
+		{"no group", "Disallow: /store/\nSitemap: https://example.com/s.xml\n", "has no user-agent line, so no rule applies to any crawler: every URL is allowed (its 1 rule before any user-agent line is ignored)", "allowed"},
 		{"clean", rules, "", "disallowed"},
 		{"empty", "", "", "allowed"},
 		{"comments only", "# nothing to say\n\n", "", "allowed"},
@@ -502,7 +502,7 @@ func TestCheck_FileWarnings(t *testing.T) {
 			switch {
 			case tc.want == "" && len(e) != 0:
 				t.Errorf("%s, %s: stderr %q, want nothing", tc.name, args[0], errs)
-			case tc.want != "" && (len(e) != 1 || !strings.HasPrefix(e[0], "robotstxt: warning: "+robots+" ") || !strings.Contains(e[0], tc.want)):
+			case tc.want != "" && (len(e) != 1 || !strings.HasPrefix(e[0], "robotstxt: warning: "+robots+": the file ") || !strings.Contains(e[0], tc.want)):
 				t.Errorf("%s, %s: stderr %q, want one warning with %q", tc.name, args[0], errs, tc.want)
 			}
 			if args[0] == "check" && out != tc.store+"\t/store/x\n" {
@@ -684,7 +684,7 @@ func TestFetch_ExitStatus(t *testing.T) {
 	// A server that answers /robots.txt with a web page gets a warning.
 	page := site(200, "<!DOCTYPE html>\n<html><body>Welcome</body></html>\n")
 	status, _, errs := robotstxt(t, "", "fetch", page, "/x")
-	if status != exitOK || !strings.Contains(errs, "robotstxt: warning: "+page+"/robots.txt looks like an HTML page") {
+	if status != exitOK || !strings.Contains(errs, "robotstxt: warning: "+page+"/robots.txt: the file looks like an HTML page") {
 		t.Errorf("HTML page: status %d, stderr %q", status, errs)
 	}
 }

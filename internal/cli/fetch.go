@@ -102,9 +102,6 @@ type FetchResult struct {
 	Truncated            bool
 	Err                  error
 	Robots               *engine.Robots
-	// Body is the start of the last response body read: as many bytes as
-	// a robots.txt is read, and one more, for fileWarnings.
-	Body []byte
 }
 
 // fetcher is the Fetcher of this program (SetFetcher), or nil.
@@ -196,9 +193,7 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 		if name == "" {
 			name = res.RobotsURL
 		}
-		for _, w := range fileWarnings(name, res.Body, res.Robots.File()) {
-			warn(stderr, "%s", w)
-		}
+		printWarnings(stderr, name, res.Robots.Warnings())
 	}
 
 	status = exitOK

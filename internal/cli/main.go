@@ -475,9 +475,9 @@ func displayName(path string) string {
 	return path
 }
 
-// compileRobots reads and compiles the robots.txt at path and prints the
-// warnings of fileWarnings; on an error it prints one line naming the file
-// and returns ok false.
+// compileRobots reads and compiles the robots.txt at path and prints its
+// warnings (engine.Robots.Warnings); on an error it prints one line naming
+// the file and returns ok false.
 func compileRobots(cmd, path string, opts engine.Options, stdin io.Reader, stderr io.Writer) (*engine.Robots, bool) {
 	body, err := readRobots(path, stdin)
 	if err != nil {
@@ -485,10 +485,16 @@ func compileRobots(cmd, path string, opts engine.Options, stdin io.Reader, stder
 		return nil, false
 	}
 	r := engine.Compile(body, opts)
-	for _, w := range fileWarnings(displayName(path), body, r.File()) {
-		warn(stderr, "%s", w)
-	}
+	printWarnings(stderr, displayName(path), r.Warnings())
 	return r, true
+}
+
+// printWarnings prints the warnings of the robots.txt called name, one line
+// each: "robotstxt: warning: NAME: MESSAGE".
+func printWarnings(stderr io.Writer, name string, ws []engine.Warning) {
+	for _, w := range ws {
+		warn(stderr, "%s: %s", name, w.Message)
+	}
 }
 
 // isBrokenPipe reports whether err says the reader of our output went away.
