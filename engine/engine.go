@@ -21,6 +21,7 @@
 package engine
 
 import (
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -190,6 +191,32 @@ func (r *Robots) Bytes() int {
 	return n
 }
 
+// String returns r in one short line, for a log: its semantics, its group,
+// rule and sitemap counts, its warnings and the bytes it holds (Bytes), such
+// as
+//
+//	engine.Robots{rfc9309 12 groups, 340 rules, 2 sitemaps, 45678 bytes}
+//	engine.Robots{google allow-all}
+//
+// Matcher.Dump returns the whole of a crawler's rules.
+func (r *Robots) String() string {
+	if r.fixed != 0 {
+		return "engine.Robots{" + r.opts.Semantics.String() + " " + r.fixed.String() + "}"
+	}
+	rules := 0
+	for _, g := range r.file.Groups {
+		rules += len(g.Rules)
+	}
+	s := "engine.Robots{" + r.opts.Semantics.String() + " " +
+		strconv.Itoa(len(r.file.Groups)) + plural(len(r.file.Groups), " group, ", " groups, ") +
+		strconv.Itoa(rules) + plural(rules, " rule, ", " rules, ") +
+		strconv.Itoa(len(r.file.Sitemaps)) + plural(len(r.file.Sitemaps), " sitemap, ", " sitemaps, ")
+	if n := len(r.file.Warnings); n > 0 {
+		s += strconv.Itoa(n) + plural(n, " warning, ", " warnings, ")
+	}
+	return s + strconv.Itoa(r.Bytes()) + " bytes}"
+}
+
 // AllowAll returns a Robots that allows every URL, as for a robots.txt that
 // is unavailable (HTTP 4xx).
 func AllowAll(opts Options) *Robots {
@@ -302,7 +329,22 @@ type Decision struct {
 	// decided (see Reason).
 	Rule   Rule
 	Reason Reason
+	// NotURL reports that the input to Decide was not a URL whose path can
+	// be known (IsURL): neither an absolute URL, nor "//host/path", nor a
+	// path that starts with '/'. It was read as Google's library reads such
+	// text, the path starting at its first '/' ("g/x" is decided as "/x",
+	// "www.example.com/a" as "/a"), in every semantics (docs/SEMANTICS.md
+	// section 3.3), which is seldom what the caller meant: a relative link
+	// must be resolved against its page first, and a path already
+	// extracted goes to DecidePath ("g/x" there is "/g/x").
+	NotURL bool
 }
+
+// IsURL reports whether s is a URL whose path Decide can know: an absolute
+// URL with an authority ("https://example.com/a"), "//host/path", a path
+// that starts with '/', or "" (the path "/"). Decide reads anything else as
+// Google's library does, from its first '/', and sets Decision.NotURL.
+func IsURL(s string) bool { return compile.IsURL(s) }
 
 // Reason says what decided.
 type Reason uint8

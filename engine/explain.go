@@ -124,7 +124,11 @@ func (e Explanation) String() string {
 	field("url")
 	b.WriteString(e.URL + "\n")
 	field("path")
-	b.WriteString(e.Path + " (" + e.Semantics.String() + ")\n")
+	b.WriteString(e.Path + " (" + e.Semantics.String() + ")")
+	if e.Decision.NotURL {
+		b.WriteString(": " + strconv.Quote(e.URL) + " is not a URL or a path that starts with '/', so it was read as Google's library reads such text, from its first '/' (resolve a relative link against its page first)")
+	}
+	b.WriteString("\n")
 
 	field("agent")
 	for _, g := range e.Given {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -238,7 +237,7 @@ func (c *checker) stream(in io.Reader) error {
 // URL is the path "/". A line that is neither an absolute URL nor a path is
 // decided as the semantics reads it, and reported on stderr.
 func (c *checker) decide(what string, n int, u string) error {
-	if !isURL(u) {
+	if !engine.IsURL(u) {
 		if err := c.problem("%s %d: not a URL or path: %s (decided as the path %s; write scheme://host/path or /path)",
 			what, n, quoteText(u), quotePath(compile.ExtractPath(u, c.sem))); err != nil {
 			return err
@@ -318,25 +317,6 @@ func (c *checker) problem(format string, args ...any) error {
 
 func (c *checker) flush() error { return c.w.Flush() }
 
-// isURL reports whether s is an absolute URL (scheme "://" ...), a path
-// starting with '/', or empty (the empty URL is the path "/").
-func isURL(s string) bool {
-	if s == "" || s[0] == '/' {
-		return true
-	}
-	if !isAlpha(s[0]) {
-		return false
-	}
-	// The scheme runs to its first byte that no scheme has (a ':' is one):
-	// "://" must start there.
-	i := 1
-	for i < len(s) && (isAlpha(s[i]) || '0' <= s[i] && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.') {
-		i++
-	}
-	return strings.HasPrefix(s[i:], "://")
-}
-
-func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // quoteText returns s for an error message: as it is when it is short,
 // printable UTF-8, else cut and Go-quoted, so that a binary line cannot

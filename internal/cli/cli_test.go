@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/fuzz"
+	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 )
 
@@ -242,7 +243,7 @@ func runConformanceCLI(t *testing.T, sem string) {
 		// nor paths, which are decided all the same with status 1.
 		notURL := 0
 		for _, u := range g.urls {
-			if !isURL(u) {
+			if !engine.IsURL(u) {
 				notURL++
 			}
 		}
@@ -696,7 +697,7 @@ func TestDump_RulesFirst(t *testing.T) {
 		t.Errorf("status %d, stderr %q, output:\n%s", status, errs, out)
 	}
 	_, out, _ = robotstxt(t, "", "dump", "--robots", exampleRobots, "--agent", "ExampleBot", "--automaton")
-	if !strings.HasPrefix(out, exampleDump+"automaton:\n") || !statsLine.MatchString(out) {
+	if !strings.HasPrefix(out, exampleDump+"automaton (dump decides no URL, so only the start state is built: states are built as URLs first reach them):\n") || !statsLine.MatchString(out) {
 		t.Errorf("--automaton:\n%s", out)
 	}
 	dir := corpus.Dir()
@@ -795,8 +796,8 @@ func TestIsURL(t *testing.T) {
 		"mailto:me@x":       false,
 		"x":                 false,
 	} {
-		if got := isURL(s); got != want {
-			t.Errorf("isURL(%q) = %v, want %v", s, got, want)
+		if got := engine.IsURL(s); got != want {
+			t.Errorf("engine.IsURL(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -56,7 +56,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status = exitOK
 	for i, raw := range urls {
 		u := trimSpace(raw)
-		if !isURL(u) {
+		if !engine.IsURL(u) {
 			status = exitProblem
 			if err := w.Flush(); err != nil {
 				return writeFailed(err, status, stderr)
