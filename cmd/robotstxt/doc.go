@@ -100,10 +100,15 @@
 // dump prints the semantics, the tokens, the selected groups (their
 // user-agent lines) and their merged rules in priority order, one
 // "line N: KIND PATTERN" a line: the first in this order that matches a URL
-// decides it. With --automaton it also prints the automata (the states
-// built so far: they are built as URLs need them) and a last line
+// decides it. Then the extension lines of those groups ("line N: KEY:
+// VALUE": crawl-delay, request-rate, host, ...; they never decide) and the
+// file's sitemaps. With --automaton it also prints the automaton and a last
+// line
 //
-//	automata: N  states: N  classes: N  bytes: N  rules: N
+//	states: N  classes: N  bytes: N  rules: N
+//
+// An automaton's states are built as URLs first reach them, and dump
+// decides no URL: it shows the start state alone, and says so.
 //
 // # lint
 //
@@ -122,9 +127,14 @@
 //
 // fetch fetches the robots.txt that governs SITE_URL as a crawler does
 // (package engine/fetch), prints where the rules came from as
-// "key<TAB>value" lines, then decides each PATH_OR_URL (or SITE_URL itself
-// when none is given but a crawler is) in check's format. A SITE_URL must be
-// absolute: "127.0.0.1:8765" or "example.com" is told to add a scheme.
+// "key<TAB>value" lines (with --extensions also the file's sitemaps and the
+// crawler's extension lines, as "sitemap" and "extension" lines), then
+// decides each PATH_OR_URL (or SITE_URL itself when none is given but a
+// crawler is) in check's format, for the tokens of every --agent and of
+// --user-agent, as check does. A PATH_OR_URL that is neither a URL nor a
+// path is decided as check decides it, with a warning and exit status 1; a
+// URL of another site is bad usage. A SITE_URL must be absolute:
+// "127.0.0.1:8765" or "example.com" is told to add a scheme.
 //
 // fetch is carried out by a second program, robotstxt-fetch (which takes
 // the same arguments), found in robotstxt's own directory or else on PATH;
@@ -139,14 +149,14 @@
 //	0  check, explain: every URL was a URL or path and was decided;
 //	   dump: printed; lint: no finding; fetch: an answer came (a robots.txt,
 //	   or a 4xx: no robots.txt, everything allowed); help, version
-//	1  check, explain: some line or argument was not a URL or path (it was
-//	   still decided), or a line was too long (not decided); lint: some
-//	   finding; any command: the output could not be written
-//	2  bad usage (unknown command or flag, a missing or bad flag value,
-//	   help for an unknown command), or a robots.txt or URL file that cannot
-//	   be read (missing, unreadable, a directory), with one line on
-//	   standard error; lint reads the other files first; fetch: no
-//	   robotstxt-fetch to carry it out
+//	1  check, explain, fetch: some line or argument was not a URL or path
+//	   (it was still decided), or a line was too long (not decided); lint:
+//	   some finding; any command: the output could not be written
+//	2  bad usage (unknown command or flag, a missing or bad flag value, an
+//	   argument a command takes none of, help for an unknown command), or a
+//	   robots.txt or URL file that cannot be read (missing, unreadable, a
+//	   directory), with one line on standard error; lint reads the other
+//	   files first; fetch: no robotstxt-fetch to carry it out
 //	3  fetch: the robots.txt was unreachable (network error, timeout, 429 or
 //	   5xx), so everything is disallowed; the decisions are printed first
 //

@@ -33,7 +33,9 @@ exit status 1. A line longer than 1 MiB is not decided: it gives
 Flags:
   --robots FILE         the robots.txt to obey (required; - for standard input)
   --agent TOKEN         a product token of the crawler (repeatable); "" asks
-                        for the "*" group
+                        for the "*" group; a value that is no token is read
+                        as the semantics reads it, with a warning (rfc9309
+                        and koster1996: as a header; google: as given)
   --user-agent HEADER   the crawler's User-Agent header: its product tokens
                         (Googlebot in "Mozilla/5.0 (compatible; Googlebot/2.1)")
                         are added to those of --agent

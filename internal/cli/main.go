@@ -79,12 +79,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout, stderr)
 	case "version", "-version", "--version":
-		fmt.Fprintf(stdout, "robotstxt %s\n", version())
-		return exitOK
+		return runVersion(rest, stdout, stderr)
 	default:
 		return fail(stderr, "unknown command %s (want one of %s; see 'robotstxt help')", quoteArg(cmd), commandList)
 	}
 }
+
+// runVersion is 'robotstxt version', which takes no argument (as every
+// command, it refuses what it does not know).
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version")
+	pos, status, done := parseFlags(fs, args, versionUsage, stdout, stderr)
+	switch {
+	case done:
+		return status
+	case len(pos) > 0:
+		return fail(stderr, "version: unexpected argument %s: version takes none (see 'robotstxt help version')", quoteArg(pos[0]))
+	}
+	fmt.Fprintf(stdout, "robotstxt %s\n", version())
+	return exitOK
+}
+
+const versionUsage = "Usage: robotstxt version\n\nPrints the version of robotstxt. It takes no argument.\n"
 
 // runHelp is 'robotstxt help [COMMAND]'.
 func runHelp(args []string, stdout, stderr io.Writer) int {
@@ -119,7 +135,7 @@ S is rfc9309 (default), google or koster1996. FILE "-" is standard input.
 
 Exit status:
   0  done: every URL decided, lint found nothing, fetch got an answer
-  1  check, explain: some URL was not a URL or path, or too long;
+  1  check, explain, fetch: some URL was not a URL or path, or too long;
      lint: something found; any command: the output could not be written
   2  bad usage, or a robots.txt or URL file that cannot be read
   3  fetch: the robots.txt was unreachable (everything is disallowed)
@@ -132,7 +148,7 @@ var commandUsage = map[string]string{
 	"dump":    dumpUsage,
 	"explain": explainUsage,
 	"help":    "Usage: robotstxt help [COMMAND]\n\nPrints the usage of robotstxt, or of COMMAND.\n",
-	"version": "Usage: robotstxt version\n\nPrints the version of robotstxt.\n",
+	"version": versionUsage,
 }
 
 const commandList = "check, explain, dump, lint, fetch, help, version"
@@ -306,7 +322,8 @@ func agentWarning(sem compile.Semantics, a string) string {
 // crawlerFlagsHelp is the help of the flags that name the crawler and the
 // semantics, as dump and explain give it (check words its own at length).
 const crawlerFlagsHelp = `  --agent TOKEN         a product token of the crawler (repeatable); "" asks
-                        for the "*" group
+                        for the "*" group; a value that is no token is read
+                        as the semantics reads it, with a warning
   --user-agent HEADER   the crawler's User-Agent header, whose product tokens
                         are added to those of --agent
   --agent-chain         obey only the groups of the first token that a group
@@ -349,8 +366,15 @@ func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	if flagSetMade != nil {
+		flagSetMade(fs)
+	}
 	return fs
 }
+
+// flagSetMade, when set (by tests), is called with every FlagSet a command
+// makes, so that a test can hold a command's help to the flags it defines.
+var flagSetMade func(*flag.FlagSet)
 
 // parseFlags parses args with fs and returns the positional arguments. Flags
 // may come after positional arguments too (check /a --agent x); after "--"
