@@ -157,13 +157,13 @@ type DisallowedError struct {
 	Result Result
 }
 
-// Error says which URL was disallowed for which agent and why.
+// Error says for which agent the request was disallowed and why. It does
+// not repeat the request's method and URL: the *url.Error that an
+// http.Client wraps it in starts with them ("Get \"https://x/a\": robots.txt
+// disallows it for FooBot: ..."); they are the URL and Method fields.
 func (e *DisallowedError) Error() string {
 	var b strings.Builder
-	b.WriteString("robots.txt disallows ")
-	b.WriteString(e.Method)
-	b.WriteByte(' ')
-	b.WriteString(e.URL)
+	b.WriteString("robots.txt disallows it")
 	if e.Agent != "" {
 		b.WriteString(" for ")
 		b.WriteString(e.Agent)
