@@ -207,7 +207,7 @@ const corpusSample = 1000
 // every semantics and checks every never-decides finding against the
 // engine. It skips when there is no corpus (internal/corpus).
 func TestCheck_Corpus(t *testing.T) {
-	dir := corpus.Dir()
+	dir := corpus.Dir(t)
 	if dir == "" {
 		t.Skip("no corpus (set " + corpus.EnvVar + ")")
 	}

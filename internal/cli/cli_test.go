@@ -402,7 +402,7 @@ func TestCheck_AgentNotAToken(t *testing.T) {
 	}
 
 	// en.wikipedia.org's own file, when the corpus is there.
-	if dir := corpus.Dir(); dir == "" {
+	if dir := corpus.Dir(t); dir == "" {
 		t.Log("no corpus: en.wikipedia.org not checked")
 	} else {
 		wiki := filepath.Join(dir, "files", "en.wikipedia.org.txt")
@@ -513,7 +513,7 @@ func TestCheck_FileWarnings(t *testing.T) {
 	}
 
 	// The corpus files of the issue, when the corpus is there.
-	dir := corpus.Dir()
+	dir := corpus.Dir(t)
 	if dir == "" {
 		t.Log("no corpus: store.usps.com and www.xuexi.cn not checked")
 		return
@@ -700,7 +700,7 @@ func TestDump_RulesFirst(t *testing.T) {
 	if !strings.HasPrefix(out, exampleDump+"automaton (dump decides no URL, so only the start state is built: states are built as URLs first reach them):\n") || !statsLine.MatchString(out) {
 		t.Errorf("--automaton:\n%s", out)
 	}
-	dir := corpus.Dir()
+	dir := corpus.Dir(t)
 	if dir == "" {
 		t.Log("no corpus: google.com not dumped")
 		return
