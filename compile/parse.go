@@ -473,7 +473,7 @@ func typoMessage(d directive) string {
 // Parse runs in time linear in the bytes read. It reads body without
 // copying it, so body must not change while Parse runs, and keeps nothing
 // of it: the values the File holds are copied into a few blocks of their
-// own (keep), and the comments, keys and white space around them, about 40%
+// own, and the comments, keys and white space around them, about 40%
 // of a real robots.txt, are not kept. A rule costs no allocation of its own
 // unless its pattern needs normalising.
 func Parse(body []byte, opts Options) *File {

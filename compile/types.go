@@ -5,8 +5,12 @@ import (
 	"strings"
 )
 
-// Semantics selects which reading of robots.txt a parse and a decision follow.
-// The zero value is RFC9309.
+// Semantics selects which reading of robots.txt a parse and a decision follow
+// (docs/SEMANTICS.md gives every rule with its source). The zero value is
+// RFC9309. In short: RFC9309 and Google let the longest matching pattern
+// decide (allow on a tie) and differ in percent-encoding and a few of
+// Google's quirks; Koster1996 lets the first matching rule in file order
+// decide, with no wildcards.
 type Semantics uint8
 
 const (

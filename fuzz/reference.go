@@ -239,7 +239,7 @@ func isTokenByte(c byte) bool {
 //     "//", or a text starting with "//", has an authority that ends at the
 //     first '/', '?' or '#'; the path is what follows.
 //   - Anything else, and every input in Google, is read as Google's
-//     library's GetPathParamsQuery reads it (googlePath).
+//     library's GetPathParamsQuery reads it (robots.cc).
 func ExtractPath(rawURL string, sem compile.Semantics) string {
 	if sem == compile.Google {
 		return googlePath(rawURL)
