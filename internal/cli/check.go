@@ -319,7 +319,6 @@ func (c *checker) problem(format string, args ...any) error {
 
 func (c *checker) flush() error { return c.w.Flush() }
 
-
 // quoteText returns s for an error message: as it is when it is short,
 // printable UTF-8, else cut and Go-quoted, so that a binary line cannot
 // garble the terminal.

@@ -25,8 +25,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed-275a9bd5/robotstxt/fuzz"
 	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/fuzz"
 	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 )
 

@@ -20,16 +20,16 @@ var publicPackages = []string{"compile", "automaton", "engine", "engine/fetch", 
 var knownUnexported = map[string]string{
 	// Package automaton's non-test code belongs to its owner's work in
 	// progress (issue 31 left it alone): its doc names run and table.
-	`automaton package: "see run"`:                 "automaton's code is not issue 31's to change",
+	`automaton package: "see run"`:                "automaton's code is not issue 31's to change",
 	`automaton Options.ReserveBytes: "see table"`: "automaton's code is not issue 31's to change",
 }
 
 // references are the ways a doc comment points at an identifier.
 var references = []*regexp.Regexp{
-	regexp.MustCompile(`\bsee ([a-z][A-Za-z0-9]*)\b`),        // "see find"
+	regexp.MustCompile(`\bsee ([a-z][A-Za-z0-9]*)\b`),           // "see find"
 	regexp.MustCompile(`\b([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b`), // camelCase: "matchNormalized"
-	regexp.MustCompile(`\b([a-z][A-Za-z0-9]*)\(`),             // "find("
-	regexp.MustCompile(`\(([a-z][A-Za-z0-9]*)\)`),             // "(keep)"
+	regexp.MustCompile(`\b([a-z][A-Za-z0-9]*)\(`),               // "find("
+	regexp.MustCompile(`\(([a-z][A-Za-z0-9]*)\)`),               // "(keep)"
 }
 
 // TestGoDoc_NoUnexportedNames: issue 31 found doc comments that sent a
