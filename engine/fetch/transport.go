@@ -33,8 +33,8 @@ const DefaultMaxPacedHosts = 10000
 //
 //	t := &fetch.Transport{
 //		Client:     fetch.New(fetch.Options{}),
-//		Agent:      "FooBot",                                  // the product token robots.txt files name
-//		UserAgent:  "FooBot/1.0 (+https://foo.example/bot)",   // the header sent, for robots.txt and pages
+//		Agent:      "FooBot",                                // the product token robots.txt files name
+//		UserAgent:  "FooBot/1.0 (+https://foo.example/bot)", // the header sent, for robots.txt and pages
 //		CrawlDelay: true,
 //	}
 //	hc := &http.Client{Transport: t}
@@ -269,9 +269,11 @@ func (t *Transport) crawler() ([]string, error) {
 // a *DisallowedError, without sending anything, when robots.txt disallows
 // it; a *CrawlDelayError when the context's deadline comes before its turn;
 // the context's error when the context ends during the robots.txt look-up
-// or the wait; and an error when the URL has no robots.txt or the Client is
-// closed. It does not modify req, and closes req.Body on every path that
-// does not reach Base.
+// or the wait; an *engine.AgentError, before any look-up, when Agent or a
+// token of Tokens is no product token (and an error when both are set); and
+// an error when the URL has no robots.txt or the Client is closed. It does
+// not modify req (with UserAgent set it sends a copy), and closes req.Body
+// on every path that does not reach Base.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	base := t.Base
 	if base == nil {
