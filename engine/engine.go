@@ -152,7 +152,7 @@ const (
 	sizeofJoin      = 40
 	sizeofSitemap   = 24
 	sizeofDiag      = 48
-	sizeofMatcher   = 160 // a Matcher, its cache entry and its Set
+	sizeofMatcher   = 240 // a Matcher (192 bytes), its cache entry and its matcherOnce
 )
 
 // fileBytes estimates the memory f holds: its values (compile.Parse keeps
