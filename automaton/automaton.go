@@ -80,7 +80,7 @@
 // branch predictor guesses them. States are numbered as inputs first reach
 // them, so the bytes of a pattern that an input follows for the first time
 // get consecutive rows. A wide table, over a thousand states, waits: there
-// distinct inputs follow no order the predictor learns (see run).
+// distinct inputs follow no order the predictor learns.
 //
 // Options.End names bytes at which an input ends (a URL's '#'): their class
 // leads every row to a sentinel that ends the scan with the answer for the
@@ -139,7 +139,7 @@ type Options struct {
 	CacheBytes int
 	// ReserveBytes, when positive, is the size the transition table of
 	// every cache generation starts at, at most a quarter of CacheBytes,
-	// and every generation's table is wide (see table): an automaton
+	// and every generation's table is wide (32-bit cells): an automaton
 	// without a reservation starts narrow and goes on wide when its states
 	// outgrow 128 KiB, building them again, which a reservation says is to
 	// be expected, and copies its table into new memory each time it

@@ -25,12 +25,14 @@ const Agent = "Googlebot"
 
 var corpusFlag = flag.String("corpus", "", "corpus directory (default: $ROBOTSTXT_CORPUS, else ../shared/corpus when present)")
 
-// corpusDir returns the corpus directory, or "" when there is none.
+// corpusDir returns the corpus directory, or "" when there is none
+// (TestMain has refused a $ROBOTSTXT_CORPUS that names no corpus).
 func corpusDir() string {
 	if *corpusFlag != "" {
 		return *corpusFlag
 	}
-	return corpus.Dir()
+	d, _ := corpus.Find()
+	return d
 }
 
 // sink and sinkBool keep results alive so that the compiler cannot drop

@@ -10,16 +10,23 @@ import (
 	"testing"
 
 	"github.com/klauspost/cpuid/v2"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 )
 
 // TestMain prints the machine report once per run, runs the tests and
 // benchmarks, then lists what was skipped for overrunning its time cap or
 // failing, and removes the temporary files. With $ROBOTSTXT_BENCH_HELPER set
-// the binary is a helper process instead (see runHelper).
+// the binary is a helper process instead (see runHelper). A
+// $ROBOTSTXT_CORPUS that names no corpus directory stops the run at once.
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(helperEnv); spec != "" {
 		flag.Parse()
 		os.Exit(runHelper(spec))
+	}
+	if _, err := corpus.Find(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	machineReport(os.Stdout)
 	code := m.Run()

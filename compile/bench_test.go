@@ -39,7 +39,7 @@ type benchInput struct {
 // (docs.oracle.com is past the size limit: only 512,000 bytes are read).
 func benchInputs(b *testing.B) []benchInput {
 	inputs := []benchInput{{"small", []byte(smallBody)}, {"large", largeBody(500)}}
-	if dir := corpus.Dir(); dir != "" {
+	if dir := corpus.Dir(b); dir != "" {
 		for _, name := range []string{"google.com", "en.wikipedia.org", "docs.oracle.com"} {
 			body, err := os.ReadFile(filepath.Join(dir, "files", name+".txt"))
 			if err == nil {

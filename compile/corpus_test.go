@@ -59,7 +59,7 @@ func readManifest(t *testing.T, dir string) []corpusEntry {
 // produce diagnostics and (almost) no rules. With -short only every tenth
 // file is read.
 func TestCorpus_ParseAll(t *testing.T) {
-	dir := corpus.Dir()
+	dir := corpus.Dir(t)
 	if dir == "" {
 		t.Skip("no corpus: set ROBOTSTXT_CORPUS to a corpus directory")
 	}

@@ -22,6 +22,9 @@
 // the groups they name. Everything is linear in the input, never fails,
 // never panics, and keeps nothing of the input: the values a File holds are
 // copied out of it, and comments, keys and white space are left behind.
+// File.Warnings say, once each, when the whole file was not read as a
+// robots.txt of rules would be (UTF-16, binary bytes, an HTML or JSON page,
+// a cut file, no user-agent line).
 // docs/SEMANTICS.md sections 1, 2 and
 // 6 are the specification.
 package compile

@@ -152,7 +152,7 @@ func naiveLines(body []byte) int {
 // corpusSeeds returns the bodies of the corpus's unusual files (WEIRD.tsv)
 // that fit maxParseFuzzInput, or nothing when the corpus is absent.
 func corpusSeeds(tb testing.TB) [][]byte {
-	dir := corpus.Dir()
+	dir := corpus.Dir(tb)
 	if dir == "" {
 		return nil
 	}

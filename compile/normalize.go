@@ -348,6 +348,21 @@ func uriPathUncut(u string) string {
 	return googlePathUncut(u)
 }
 
+// IsURL reports whether s is a URL whose path can be known
+// (docs/SEMANTICS.md section 3.3): an absolute URL with an authority (an RFC
+// 3986 scheme followed by "://"), a network-path reference ("//host/a"), a
+// path that starts with '/', or "" (the empty URL, whose path is "/"). Any
+// other text ("www.example.com/a", "page/x", "mailto:a@b") is read, in every
+// semantics, as Google's library reads it, which is seldom what was meant.
+// It does not allocate.
+func IsURL(s string) bool {
+	if s == "" || s[0] == '/' {
+		return true
+	}
+	n := schemeLen(s)
+	return n > 0 && strings.HasPrefix(s[n+1:], "//")
+}
+
 // schemeLen returns the length of the RFC 3986 scheme at the start of u (the
 // ':' that ends it is at u[n]), or 0 when u does not start with one.
 func schemeLen(u string) int {

@@ -454,7 +454,7 @@ func TestURLPathCorpus(t *testing.T) {
 
 // corpusURLs reads the corpus URL lists, at most limit URLs (0: all).
 func corpusURLs(tb testing.TB, limit int) []string {
-	files, _ := filepath.Glob(filepath.Join(corpus.Dir(), "urls", "*.txt"))
+	files, _ := filepath.Glob(filepath.Join(corpus.Dir(tb), "urls", "*.txt"))
 	var urls []string
 	for _, name := range files {
 		f, err := os.Open(name)

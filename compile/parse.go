@@ -473,7 +473,7 @@ func typoMessage(d directive) string {
 // Parse runs in time linear in the bytes read. It reads body without
 // copying it, so body must not change while Parse runs, and keeps nothing
 // of it: the values the File holds are copied into a few blocks of their
-// own (keep), and the comments, keys and white space around them, about 40%
+// own, and the comments, keys and white space around them, about 40%
 // of a real robots.txt, are not kept. A rule costs no allocation of its own
 // unless its pattern needs normalising.
 func Parse(body []byte, opts Options) *File {
@@ -492,6 +492,7 @@ func Parse(body []byte, opts Options) *File {
 	res := b.sc.run(s, truncated)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
+	b.f.Warnings = fileWarnings(s, b.f, b.outsideRules, b.outsideExts)
 	b.compact()
 	b.trimVals()
 	return b.f
@@ -665,6 +666,10 @@ type builder struct {
 	// Join of the next user-agent line.
 	joiner Join
 
+	// outsideRules and outsideExts count the rules and extension lines
+	// that belonged to no group, for the file's warnings.
+	outsideRules, outsideExts int
+
 	agents []Agent
 	rules  []Rule
 	exts   []Extension
@@ -740,6 +745,7 @@ func (b *builder) UserAgent(line int, value string) {
 
 func (b *builder) Rule(line int, kind RuleKind, value string) {
 	if !b.open {
+		b.outsideRules++
 		b.diag(line, DiagRuleOutsideGroup, kind.String()+b.outside()+": ignored")
 		return
 	}
@@ -785,6 +791,7 @@ func (b *builder) Extension(line int, key, value string) {
 		}
 	}
 	if !b.open {
+		b.outsideExts++
 		b.diag(line, DiagRuleOutsideGroup, key+b.outside()+": it belongs to no group")
 		return
 	}

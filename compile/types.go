@@ -5,8 +5,12 @@ import (
 	"strings"
 )
 
-// Semantics selects which reading of robots.txt a parse and a decision follow.
-// The zero value is RFC9309.
+// Semantics selects which reading of robots.txt a parse and a decision follow
+// (docs/SEMANTICS.md gives every rule with its source). The zero value is
+// RFC9309. In short: RFC9309 and Google let the longest matching pattern
+// decide (allow on a tie) and differ in percent-encoding and a few of
+// Google's quirks; Koster1996 lets the first matching rule in file order
+// decide, with no wildcards.
 type Semantics uint8
 
 const (
@@ -267,6 +271,12 @@ type File struct {
 	Groups      []Group
 	Sitemaps    []Sitemap
 	Diagnostics []Diagnostic
+	// Warnings say what a reader of the file should know about the whole
+	// of it, when it was not read as a robots.txt of rules would be
+	// (UTF-16, binary bytes, an HTML or JSON page, a cut file, no
+	// user-agent line): at most one of each kind, nil in most files. They
+	// change nothing that is decided.
+	Warnings []Warning
 	// Joins are the user-agent lines that a sitemap, extension or
 	// unreadable line joined to the one before them, in file order: one
 	// for each such pair, none in most files.

@@ -21,7 +21,7 @@ func benchInputs(b *testing.B) []namedInput {
 		{"small", gen.Robots(10, 1, false)},
 		{"large", gen.Robots(500, 2, true)},
 	}
-	if dir := corpus.Dir(); dir != "" {
+	if dir := corpus.Dir(b); dir != "" {
 		for _, f := range []string{"www.google.com.txt", "en.wikipedia.org.txt", "www.amazon.com.txt", "docs.oracle.com.txt"} {
 			if body, err := os.ReadFile(filepath.Join(dir, "files", f)); err == nil {
 				in = append(in, namedInput{f, body})

@@ -25,6 +25,7 @@
 package engine
 
 import (
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -32,13 +33,30 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/compile"
 )
 
-// Semantics re-exports compile.Semantics.
+// Semantics selects how a robots.txt is read and decided (Options.Semantics;
+// docs/SEMANTICS.md gives every rule with its source). It is
+// compile.Semantics; the zero value is RFC9309. The three differ in:
+//
+//   - RFC9309: the standard, read leniently. The longest matching pattern
+//     decides and allow wins a tie; pattern and URL are brought to one
+//     percent-encoding (%7E and ~ are the same) before comparing; /robots.txt
+//     is always allowed; an agent string that is no product token is read
+//     as a User-Agent header. The default for any crawler.
+//   - Google: exactly what Google's open-source robots.txt library decides,
+//     quirks included: longest match as RFC9309, but only patterns are
+//     percent-normalised, never URLs; an allow of /d/index.html also
+//     allows /d/; an agent string that is no product token names no group.
+//   - Koster1996: the 1996 draft, for reproducing crawlers written to it
+//     (Python's urllib.robotparser): the first matching rule in file order
+//     decides, '*' and '$' are ordinary bytes, a blank line ends a record,
+//     and 401 and 403 disallow everything when fetching.
 type Semantics = compile.Semantics
 
+// The three semantics; see Semantics.
 const (
-	RFC9309    = compile.RFC9309
-	Google     = compile.Google
-	Koster1996 = compile.Koster1996
+	RFC9309    = compile.RFC9309    // the standard, read leniently (the default)
+	Google     = compile.Google     // Google's library, bit for bit
+	Koster1996 = compile.Koster1996 // the 1996 draft: first match, no wildcards
 )
 
 // DefaultCacheBytes bounds the memory of the states one matcher's automaton
@@ -141,7 +159,7 @@ const (
 	sizeofJoin      = 40
 	sizeofSitemap   = 24
 	sizeofDiag      = 48
-	sizeofMatcher   = 160 // a Matcher, its cache entry and its Set
+	sizeofMatcher   = 240 // a Matcher (192 bytes), its cache entry and its matcherOnce
 )
 
 // fileBytes estimates the memory f holds: its values (compile.Parse keeps
@@ -172,6 +190,9 @@ func fileBytes(f *compile.File) int {
 		n += sizeofDiag + len(d.Message)
 		values += len(d.Text)
 	}
+	for _, w := range f.Warnings {
+		n += sizeofDiag + len(w.Message)
+	}
 	if values > f.Size*3/4 {
 		values = f.Size
 	}
@@ -194,6 +215,32 @@ func (r *Robots) Bytes() int {
 	return n
 }
 
+// String returns r in one short line, for a log: its semantics, its group,
+// rule and sitemap counts, its warnings and the bytes it holds (Bytes), such
+// as
+//
+//	engine.Robots{rfc9309 12 groups, 340 rules, 2 sitemaps, 45678 bytes}
+//	engine.Robots{google allow-all}
+//
+// Matcher.Dump returns the whole of a crawler's rules.
+func (r *Robots) String() string {
+	if r.fixed != 0 {
+		return "engine.Robots{" + r.opts.Semantics.String() + " " + r.fixed.String() + "}"
+	}
+	rules := 0
+	for _, g := range r.file.Groups {
+		rules += len(g.Rules)
+	}
+	s := "engine.Robots{" + r.opts.Semantics.String() + " " +
+		strconv.Itoa(len(r.file.Groups)) + plural(len(r.file.Groups), " group, ", " groups, ") +
+		strconv.Itoa(rules) + plural(rules, " rule, ", " rules, ") +
+		strconv.Itoa(len(r.file.Sitemaps)) + plural(len(r.file.Sitemaps), " sitemap, ", " sitemaps, ")
+	if n := len(r.file.Warnings); n > 0 {
+		s += strconv.Itoa(n) + plural(n, " warning, ", " warnings, ")
+	}
+	return s + strconv.Itoa(r.Bytes()) + " bytes}"
+}
+
 // AllowAll returns a Robots that allows every URL, as for a robots.txt that
 // is unavailable (HTTP 4xx).
 func AllowAll(opts Options) *Robots {
@@ -212,6 +259,14 @@ func (r *Robots) File() *compile.File { return r.file }
 // Semantics returns the semantics r was compiled with.
 func (r *Robots) Semantics() Semantics { return r.opts.Semantics }
 
+// Warnings returns what a reader of the file should know about the whole of
+// it, when it was not read as a robots.txt of rules would be: UTF-16 text,
+// binary bytes, mostly not UTF-8, an HTML page or a JSON document, a file
+// cut at the size limit, directives but no user-agent line (so every URL is
+// allowed). Most files have none. A crawler that logs them learns why a
+// site's file allows everything. It is shared: callers must not modify it.
+func (r *Robots) Warnings() []Warning { return r.file.Warnings }
+
 // Sitemaps returns the sitemap URLs of the file, in order.
 func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps }
 
@@ -219,6 +274,12 @@ func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps }
 // (for example "Googlebot-Image", "Googlebot"): every group naming any of
 // them applies, else the "*" groups. It is built on first use and cached;
 // safe for concurrent use. Once cached, looking it up allocates nothing.
+//
+// A string that is not a product token ("Googlebot/2.1", a whole User-Agent
+// header) is read as AgentTokens says: in RFC9309 and Koster1996 as its
+// product tokens (ProductTokens), in Google as given, where it names no
+// group, as in Google's library. Matcher.Tokens and Explain say what it was
+// read as; CheckAgent tells a caller that wants to refuse such strings.
 func (r *Robots) Matcher(tokens ...string) *Matcher {
 	if len(tokens) == 1 {
 		if l := r.last.Load(); l != nil && l.token == tokens[0] {
@@ -271,7 +332,8 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 }
 
 // Allowed reports whether the crawler with product token agent may fetch url
-// (absolute, or a path starting with '/').
+// (absolute, or a path starting with '/'). An agent that is not a product
+// token is read as Matcher reads it (AgentTokens).
 func (r *Robots) Allowed(agent, url string) bool {
 	return r.Matcher(agent).Allowed(url)
 }
@@ -291,7 +353,22 @@ type Decision struct {
 	// decided (see Reason).
 	Rule   Rule
 	Reason Reason
+	// NotURL reports that the input to Decide was not a URL whose path can
+	// be known (IsURL): neither an absolute URL, nor "//host/path", nor a
+	// path that starts with '/'. It was read as Google's library reads such
+	// text, the path starting at its first '/' ("g/x" is decided as "/x",
+	// "www.example.com/a" as "/a"), in every semantics (docs/SEMANTICS.md
+	// section 3.3), which is seldom what the caller meant: a relative link
+	// must be resolved against its page first, and a path already
+	// extracted goes to DecidePath ("g/x" there is "/g/x").
+	NotURL bool
 }
+
+// IsURL reports whether s is a URL whose path Decide can know: an absolute
+// URL with an authority ("https://example.com/a"), "//host/path", a path
+// that starts with '/', or "" (the path "/"). Decide reads anything else as
+// Google's library does, from its first '/', and sets Decision.NotURL.
+func IsURL(s string) bool { return compile.IsURL(s) }
 
 // Reason says what decided.
 type Reason uint8

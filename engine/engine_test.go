@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -181,12 +182,38 @@ func TestMatcherCacheBounded(t *testing.T) {
 	}
 }
 
+// TestMatcher_String: String is one short line fit for a log (issue 31:
+// fmt.Println(m) printed over 300 patterns and the automaton for
+// google.com); Dump is the whole listing.
 func TestMatcher_String(t *testing.T) {
-	s := engine.Compile(allocBody, engine.Options{}).Matcher("bot").String()
-	for _, want := range []string{"selected: global", "line 3: allow /private/public$", "automaton:"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("dump lacks %q:\n%s", want, s)
+	m := engine.Compile(allocBody, engine.Options{}).Matcher("bot")
+	d := m.Dump()
+	for _, want := range []string{"selected: global", "line 3: allow /private/public$", "automaton (the states built so far"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("Dump lacks %q:\n%s", want, d)
 		}
+	}
+	var big strings.Builder
+	big.WriteString("User-agent: Googlebot\nUser-agent: *\n")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&big, "Disallow: /*/path-%d/*.php$\n", i)
+	}
+	r := engine.Compile([]byte(big.String()), engine.Options{Semantics: engine.Google})
+	m = r.Matcher("Googlebot", "Googlebot-Image")
+	m.Decide("/a/path-7/b.php")
+	for _, c := range []struct{ got, want string }{
+		{fmt.Sprint(m), fmt.Sprintf("engine.Matcher{google [Googlebot Googlebot-Image] specific: 1 group, 400 rules, %d bytes}", m.Bytes())},
+		{fmt.Sprintf("%v", r), fmt.Sprintf("engine.Robots{google 1 group, 400 rules, 0 sitemaps, %d bytes}", r.Bytes())},
+		{engine.AllowAll(engine.Options{}).String(), "engine.Robots{rfc9309 allow-all}"},
+		{engine.DisallowAll(engine.Options{}).Matcher("").String(), `engine.Matcher{rfc9309 [""] disallow-all, 0 rules, ` + strconv.Itoa(engine.DisallowAll(engine.Options{}).Matcher("").Bytes()) + " bytes}"},
+		{engine.Compile([]byte("Disallow: /\n"), engine.Options{}).String(), "engine.Robots{rfc9309 0 groups, 0 rules, 0 sitemaps, 1 warning, "},
+	} {
+		if !strings.HasPrefix(c.got, c.want) || strings.Contains(c.got, "\n") || len(c.got) > 120 {
+			t.Errorf("String() = %q, want %q", c.got, c.want)
+		}
+	}
+	if n := len(m.Dump()); n < 10000 {
+		t.Errorf("Dump is %d bytes: not the whole listing", n)
 	}
 }
 

@@ -149,8 +149,13 @@ Content-Signal: search=yes, ai-train=no
 }
 
 // readmeSections are the sections of README.md whose Go snippets must be
-// Example functions of this package, shown verbatim.
-var readmeSections = []string{"## Using the library", "## For crawlers"}
+// Example functions, shown verbatim, and the directory of the package
+// whose test files hold them.
+var readmeSections = []struct{ heading, dir string }{
+	{"## Using the library", "."},
+	{"## For crawlers", "."},
+	{"## Using it with net/http", "fetch"},
+}
 
 // TestREADME_SnippetsAreExamples checks that every Go snippet in README's
 // library sections is an Example function of this package, written exactly
@@ -161,10 +166,11 @@ func TestREADME_SnippetsAreExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	examples, imports := exampleSources(t)
 	block := regexp.MustCompile("(?s)```go\n(.*?)```")
 	funcName := regexp.MustCompile(`(?m)^func (Example\w*)\(\)`)
-	for _, heading := range readmeSections {
+	for _, sec := range readmeSections {
+		heading := sec.heading
+		examples, imports := exampleSources(t, sec.dir)
 		start := bytes.Index(readme, []byte("\n"+heading+"\n"))
 		if start < 0 {
 			t.Errorf("README.md has no section %q", heading)
@@ -187,7 +193,7 @@ func TestREADME_SnippetsAreExamples(t *testing.T) {
 			}
 			src, ok := examples[m[1]]
 			if !ok {
-				t.Errorf("%s: %s is not an Example of package engine", heading, m[1])
+				t.Errorf("%s: %s is not an Example of the package in %s", heading, m[1], sec.dir)
 				continue
 			}
 			i := strings.Index(snippet, "func "+m[1]+"()")
@@ -205,11 +211,11 @@ func TestREADME_SnippetsAreExamples(t *testing.T) {
 
 type exampleSource struct{ file, text string }
 
-// exampleSources returns the source of every Example function in this
-// package's test files, from "func" to the closing brace, and the imports of
+// exampleSources returns the source of every Example function in the test
+// files of the package in dir, from "func" to the closing brace, and the imports of
 // each file.
-func exampleSources(t *testing.T) (map[string]exampleSource, map[string]map[string]bool) {
-	files, err := filepath.Glob("*_test.go")
+func exampleSources(t *testing.T, dir string) (map[string]exampleSource, map[string]map[string]bool) {
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,11 @@ type Explanation struct {
 	URL       string
 	Semantics Semantics
 	Tokens    []string // the crawler's product tokens
+	// Given are the agents as the caller passed them, when one of them is
+	// not a product token; Tokens are then what they were read as
+	// (AgentTokens: in RFC9309 and Koster1996 a User-Agent header stands
+	// for its product tokens, in Google it names no group). Nil otherwise.
+	Given []string
 	// Path is what the rules were matched against: the URL's path, params
 	// and query, brought to the semantics' canonical form (docs/SEMANTICS.md
 	// sections 3.2 and 3.3).
@@ -71,6 +76,7 @@ func explain(f *compile.File, m *Matcher, url string) Explanation {
 		URL:       url,
 		Semantics: m.sem,
 		Tokens:    m.Tokens(),
+		Given:     append([]string(nil), m.given...),
 		Path:      compile.URLPath(url, m.sem),
 		Match:     m.sel.Match,
 		Decision:  d,
@@ -118,10 +124,22 @@ func (e Explanation) String() string {
 	field("url")
 	b.WriteString(e.URL + "\n")
 	field("path")
-	b.WriteString(e.Path + " (" + e.Semantics.String() + ")\n")
+	b.WriteString(e.Path + " (" + e.Semantics.String() + ")")
+	if e.Decision.NotURL {
+		b.WriteString(": " + strconv.Quote(e.URL) + " is not a URL or a path that starts with '/', so it was read as Google's library reads such text, from its first '/' (resolve a relative link against its page first)")
+	}
+	b.WriteString("\n")
 
 	field("agent")
+	for _, g := range e.Given {
+		if !readsAsItself(RFC9309, g) {
+			b.WriteString(agentNote(e.Semantics, g) + "; ")
+		}
+	}
 	tokens := strings.Join(e.Tokens, ", ")
+	if tokens == "" {
+		tokens = "no product token"
+	}
 	switch e.Match {
 	case compile.MatchSpecific:
 		// Per token, in the order tokens were given: the lines naming it.

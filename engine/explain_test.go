@@ -196,3 +196,36 @@ func TestRFC9309_DecisionNoRule(t *testing.T) {
 		t.Errorf("the zero Rule's kind is %v, want NoRule", k)
 	}
 }
+
+// TestRFC9309_DecideNotURL: issue 31 found Decide("g/x") allowed and
+// DecidePath("g/x") disallowed, both documented, easy to miss. The reading
+// stays Google's in every semantics (docs/SEMANTICS.md section 3.3), and
+// the Decision now says the input was no URL; Explain says how it was read.
+func TestRFC9309_DecideNotURL(t *testing.T) {
+	for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
+		r := engine.Compile([]byte("User-agent: *\nDisallow: /g/\n"), engine.Options{Semantics: sem})
+		m := r.Matcher("bot")
+		if d := m.Decide("g/x"); !d.Allowed || !d.NotURL {
+			t.Errorf("%s: Decide(g/x) = %+v, want allowed (read as /x) and NotURL", sem, d)
+		}
+		if d := m.DecidePath("g/x"); d.Allowed || d.NotURL {
+			t.Errorf("%s: DecidePath(g/x) = %+v, want disallowed (/g/x)", sem, d)
+		}
+		for _, u := range []string{"", "/g/x", "//example.com/g/x", "https://example.com/g/x", "HTTP://example.com"} {
+			if m.Decide(u).NotURL {
+				t.Errorf("%s: Decide(%q).NotURL", sem, u)
+			}
+		}
+		for _, u := range []string{"www.example.com/g/x", "mailto:a@b", "http:/g/x", "?q"} {
+			if !m.Decide(u).NotURL || engine.IsURL(u) {
+				t.Errorf("%s: Decide(%q).NotURL false, or IsURL true", sem, u)
+			}
+		}
+		if d := engine.AllowAll(engine.Options{Semantics: sem}).Matcher("bot").Decide("g/x"); !d.NotURL {
+			t.Errorf("%s: a fixed answer does not say NotURL", sem)
+		}
+		if s := r.Explain("g/x", "bot").String(); !strings.Contains(s, `"g/x" is not a URL or a path that starts with '/', so it was read as Google's library reads such text`) {
+			t.Errorf("%s: Explain does not say how g/x was read:\n%s", sem, s)
+		}
+	}
+}

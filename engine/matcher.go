@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -17,7 +18,10 @@ type Matcher struct {
 	sem    Semantics
 	fixed  Reason
 	sel    compile.Selection
-	tokens []string
+	tokens []string // the product tokens the groups were selected for
+	// given are the agents as the caller passed them, when one of them is
+	// not a product token (AgentTokens); nil otherwise.
+	given []string
 	// refs[i] is what pattern i of set stands for.
 	refs []ref
 	// htm holds Google's synthetic index.htm rules, which no rule of the
@@ -65,8 +69,16 @@ func Priority(sem Semantics, kind RuleKind, patternLen, order int) uint64 {
 
 var patternsPool = sync.Pool{New: func() any { return new([]automaton.Pattern) }}
 
-func (r *Robots) build(tokens []string) *Matcher {
+// build makes the matcher for the agents given, read as AgentTokens says.
+func (r *Robots) build(given []string) *Matcher {
+	tokens := readAgents(r.opts.Semantics, given)
 	m := &Matcher{sem: r.opts.Semantics, fixed: r.fixed, tokens: tokens}
+	for _, a := range given {
+		if !readsAsItself(RFC9309, a) {
+			m.given = given
+			break
+		}
+	}
 	if r.fixed != 0 {
 		m.set = automaton.Compile(nil, automaton.Options{})
 		return m
@@ -232,17 +244,28 @@ const decisionBufSize = 256
 var pathPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // Decide decides a URL: absolute (scheme://host/path?query), "//host/path",
-// or a path that starts with '/'; anything else is read as Google's library
-// reads it (docs/SEMANTICS.md section 3.3). Its path, params and query are
-// extracted and normalised as the semantics says, and matched in time linear
-// in the URL, twice at most (see find). It allocates nothing once the
-// automaton states the URL visits exist, or, when its fallback decides the
-// URL, once the fallback's scratch is warm.
+// or a path that starts with '/'. Its path, params and query are extracted
+// and normalised as the semantics says, and matched in time linear in the
+// URL (its bytes read twice when normalising rewrites some). It allocates
+// nothing once the automaton
+// states the URL visits exist, or, when its fallback decides the URL, once
+// the fallback's scratch is warm.
+//
+// Relative input is not resolved: anything that is not a URL or a path
+// (IsURL) is read as Google's library reads it, its path starting at its
+// first '/' ("g/x" is decided as "/x", "www.example.com/a" as "/a"; see
+// docs/SEMANTICS.md section 3.3), and the Decision says so (NotURL).
+// Resolve a relative link against its page before deciding it; a path that
+// was already extracted goes to DecidePath, which reads "g/x" as "/g/x".
 func (m *Matcher) Decide(url string) Decision {
+	var d Decision
 	if m.fixed != 0 {
-		return m.fixedDecision()
+		d = m.fixedDecision()
+	} else {
+		d = m.decision(m.find(m.span(url)))
 	}
-	return m.decision(m.find(m.span(url)))
+	d.NotURL = !compile.IsURL(url)
+	return d
 }
 
 // span returns url's path for find (slash: a '/' goes in front of it).
@@ -257,7 +280,10 @@ func (m *Matcher) span(url string) (slash bool, path string) {
 
 // Allowed reports whether url may be fetched: Decide(url).Allowed, without
 // building the Decision (the form for crawlers that need only the answer).
-// It allocates nothing once the automaton states the URL visits exist.
+// It allocates nothing once the automaton states the URL visits exist. Like
+// Decide it reads text that is not a URL or a path (IsURL: "g/x") as
+// Google's library does, from its first '/'; pass absolute URLs, or use
+// Decide, whose Decision.NotURL says so.
 func (m *Matcher) Allowed(url string) bool {
 	if m.fixed != 0 {
 		return m.fixed == ReasonAllowAll
@@ -271,7 +297,8 @@ func (m *Matcher) Allowed(url string) bool {
 
 // DecidePath decides an already-extracted path (path + params + query); it
 // is normalised as the semantics says. Every URL's path starts with '/': a
-// path that does not is read with one in front. A '#' ends it, as it ends a
+// path that does not is read with one in front ("g/x" is "/g/x", where
+// Decide reads "g/x" as a host and a path, "/x"). A '#' ends it, as it ends a
 // URL's path. It allocates nothing once the automaton states the path
 // visits exist.
 func (m *Matcher) DecidePath(path string) Decision {
@@ -369,7 +396,9 @@ func (m *Matcher) matchNormalized(slash bool, path string) int {
 	return idx
 }
 
-// Tokens returns the product tokens m was built for.
+// Tokens returns the product tokens m was built for: the agents given to
+// Robots.Matcher, each read as AgentTokens says (in RFC9309 and Koster1996
+// a User-Agent header given as an agent is its product tokens).
 func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) }
 
 // Selection returns how the groups were selected and the merged rules, in
@@ -411,9 +440,57 @@ func (m *Matcher) Stats() Stats {
 		GiveUps: st.GiveUps, Fallback: st.Fallback}
 }
 
-// String dumps the selection, the merged rules in priority order, and the
-// automaton (the states built so far).
+// String returns m in one short line, for a log: its semantics, its
+// product tokens, how its groups were selected, its merged rule count and
+// the bytes it holds (Bytes), such as
+//
+//	engine.Matcher{rfc9309 [Googlebot] specific: 2 groups, 312 rules, 45678 bytes}
+//
+// Dump returns the whole of it.
 func (m *Matcher) String() string {
+	var b strings.Builder
+	b.WriteString("engine.Matcher{")
+	b.WriteString(m.sem.String())
+	b.WriteString(" [")
+	for i, t := range m.tokens {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if compile.ValidToken(t) {
+			b.WriteString(t)
+		} else {
+			b.WriteString(strconv.Quote(cutAgent(t))) // "", "*", or a Google string that is no token
+		}
+	}
+	b.WriteString("] ")
+	if m.fixed != 0 {
+		b.WriteString(m.fixed.String())
+	} else {
+		b.WriteString(m.sel.Match.String())
+		if n := len(m.sel.Groups); n > 0 {
+			b.WriteString(": " + strconv.Itoa(n) + plural(n, " group", " groups"))
+		}
+	}
+	b.WriteString(", " + strconv.Itoa(len(m.sel.Rules)) + plural(len(m.sel.Rules), " rule", " rules"))
+	b.WriteString(", " + strconv.Itoa(m.Bytes()) + " bytes}")
+	return b.String()
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Dump returns the whole of m for people, over many lines (hundreds for a
+// large file; String is the one-line form): the semantics, the tokens, how
+// the groups were selected, the merged rules in priority order (the first
+// that matches a URL decides it) and the automaton with the states built so
+// far, which are only those that URLs decided so far have reached (a
+// matcher that decided nothing has its start state alone).
+func (m *Matcher) Dump() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "semantics: %s\nagents: %s\nselected: %s", m.sem, strings.Join(m.tokens, ", "), m.sel.Match)
 	if m.fixed != 0 {
@@ -441,6 +518,7 @@ func (m *Matcher) String() string {
 		}
 		fmt.Fprintf(&b, "  line %d: %s %s%s\n", l.rule.Line, l.rule.Kind, l.pattern, extra)
 	}
+	b.WriteString("automaton (the states built so far, by the URLs decided so far):\n")
 	b.WriteString(m.set.String())
 	return b.String()
 }

@@ -23,6 +23,28 @@ const (
 // unknown key ...): its key, value and line; it is compile.Extension.
 type Extension = compile.Extension
 
+// Warning says something about a whole file that its reader should know:
+// that it was not read as a robots.txt of rules would be (UTF-16, binary
+// bytes, an HTML or JSON page, a cut file, no user-agent line); it is
+// compile.Warning. Robots.Warnings returns them.
+type Warning = compile.Warning
+
+// WarningKind classifies a Warning; it is compile.WarningKind (WarnUTF16,
+// WarnBinary, WarnNotUTF8, WarnHTML, WarnJSON, WarnTruncated,
+// WarnNoUserAgent).
+type WarningKind = compile.WarningKind
+
+// The kinds of Warning; see compile.WarnUTF16 and the others.
+const (
+	WarnUTF16       = compile.WarnUTF16
+	WarnBinary      = compile.WarnBinary
+	WarnNotUTF8     = compile.WarnNotUTF8
+	WarnHTML        = compile.WarnHTML
+	WarnJSON        = compile.WarnJSON
+	WarnTruncated   = compile.WarnTruncated
+	WarnNoUserAgent = compile.WarnNoUserAgent
+)
+
 // Sitemap is a sitemap line of the file (its URL as written and its line);
 // it is compile.Sitemap.
 type Sitemap = compile.Sitemap

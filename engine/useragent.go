@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -329,17 +330,29 @@ func AppendFallbackTokens(dst []string, token string) []string {
 // the file names (ignoring case, as Select compares): that token's groups
 // apply, merged, and the groups naming the later tokens do not. When no
 // group names any of them it returns Matcher(tokens...), which applies the
-// "*" groups (or nothing).
+// "*" groups (or nothing). A string that is not a product token is read as
+// AgentTokens says: in RFC9309 and Koster1996 its product tokens take its
+// place in the chain, in order.
 //
 // This is the fallback chain of Google's documentation: pass the crawler's
 // tokens most specific first, for example FallbackTokens("Googlebot-Image").
 // Matcher(tokens...) differs only in merging the groups of every token; see
 // FallbackTokens. Like Matcher, it is safe for concurrent use and, once the
-// matcher is cached, allocates nothing.
+// matcher is cached, allocates nothing when every string is a token.
 func (r *Robots) MatcherChain(tokens ...string) *Matcher {
+	sem := r.opts.Semantics
 	for _, t := range tokens {
-		if r.names(t) {
-			return r.Matcher(t)
+		if readsAsItself(sem, t) {
+			if r.names(t) {
+				return r.Matcher(t)
+			}
+			continue
+		}
+		var buf [MaxProductTokens]string
+		for _, p := range AppendProductTokens(buf[:0], t) {
+			if r.names(p) {
+				return r.Matcher(p)
+			}
 		}
 	}
 	return r.Matcher(tokens...)
@@ -354,4 +367,129 @@ func (r *Robots) names(tok string) bool {
 		}
 	}
 	return false
+}
+
+// AgentTokens returns the product tokens that agent, a string a caller
+// passes to Robots.Matcher, MatcherChain, Allowed or Explain, stands for in
+// semantics sem (docs/SEMANTICS.md section 2.3):
+//
+//   - A product token (letters, '-' and '_') stands for itself, and so do ""
+//     and "*", which name no group (the "*" groups apply).
+//   - In RFC9309 and Koster1996 any other string is read as a User-Agent
+//     header, with ProductTokens: "Googlebot/2.1" and "Mozilla/5.0
+//     (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" both
+//     stand for Googlebot, "MJ12bot" for MJ (as "User-agent: MJ12bot" names
+//     MJ), and a browser's header for no token at all.
+//   - In Google it stands for itself, and so names no group, as in Google's
+//     library: "Foo Bar" matches no "Foo" group (its tests say so), and
+//     "Googlebot/2.1" no Googlebot group.
+//
+// The returned slice is agent itself in a slice for a token, "", "*" and in
+// Google; it is nil for a header with no product token.
+func AgentTokens(sem Semantics, agent string) []string {
+	if readsAsItself(sem, agent) {
+		return []string{agent}
+	}
+	return ProductTokens(agent)
+}
+
+// readsAsItself reports whether agent stands for itself in sem (see
+// AgentTokens).
+func readsAsItself(sem Semantics, agent string) bool {
+	return sem == Google || agent == "" || agent == "*" || compile.ValidToken(agent)
+}
+
+// readAgents returns the tokens that agents stand for in sem (AgentTokens
+// of each, in order): agents itself, without allocating, when each stands
+// for itself.
+func readAgents(sem Semantics, agents []string) []string {
+	i := 0
+	for i < len(agents) && readsAsItself(sem, agents[i]) {
+		i++
+	}
+	if i == len(agents) {
+		return agents
+	}
+	out := append([]string(nil), agents[:i]...)
+	for _, a := range agents[i:] {
+		if readsAsItself(sem, a) {
+			out = append(out, a)
+		} else {
+			out = AppendProductTokens(out, a)
+		}
+	}
+	return out
+}
+
+// AgentError is the error of an API that a crawler configures once
+// (fetch.Client, fetch.Transport) given an agent that is not a product
+// token: refused, in every semantics, rather than read one way or another
+// (docs/SEMANTICS.md section 2.3).
+type AgentError struct {
+	// Agent is the string given.
+	Agent string
+	// Tokens are its product tokens, read as a User-Agent header
+	// (ProductTokens); none when it holds none.
+	Tokens []string
+}
+
+// Error says what was given and what to pass instead.
+func (e *AgentError) Error() string {
+	var b strings.Builder
+	b.WriteString("agent ")
+	b.WriteString(strconv.Quote(cutAgent(e.Agent)))
+	b.WriteString(" is not a product token (letters, '-' and '_'), which a robots.txt names crawlers by: ")
+	switch len(e.Tokens) {
+	case 0:
+		b.WriteString("it holds none; pass the crawler's token, such as ExampleBot")
+	case 1:
+		b.WriteString("pass its product token " + e.Tokens[0])
+	default:
+		b.WriteString("pass its product tokens " + strings.Join(e.Tokens, ", "))
+	}
+	if strings.ContainsAny(e.Agent, " /;(") {
+		b.WriteString(", and send the whole string as the User-Agent header")
+	}
+	return b.String()
+}
+
+// maxAgentQuoted bounds how much of an agent an AgentError quotes: a
+// User-Agent header is a few hundred bytes, a hostile one megabytes.
+const maxAgentQuoted = 256
+
+func cutAgent(a string) string {
+	if len(a) > maxAgentQuoted {
+		return a[:maxAgentQuoted] + "..."
+	}
+	return a
+}
+
+// CheckAgent returns nil when agent is a product token, "" or "*" (which
+// ask for the "*" groups), and otherwise an *AgentError naming the tokens
+// the string holds. APIs that a crawler configures once call it, so that a
+// User-Agent header or a version ("FooBot/1.0") passed where a token belongs
+// fails at once instead of obeying the wrong groups.
+func CheckAgent(agent string) error {
+	if readsAsItself(RFC9309, agent) {
+		return nil
+	}
+	return &AgentError{Agent: agent, Tokens: ProductTokens(agent)}
+}
+
+// agentNote says, for Explanation.String, how agent, which is not a product
+// token, was read in sem.
+func agentNote(sem Semantics, agent string) string {
+	q := strconv.Quote(cutAgent(agent))
+	toks := ProductTokens(agent)
+	if sem == Google {
+		s := q + " is not a product token: Google semantics compares it as given, as Google's library does, so it names no group"
+		if len(toks) > 0 {
+			s += " (pass " + strings.Join(toks, ", ") + ")"
+		}
+		return s
+	}
+	if len(toks) == 0 {
+		return q + " is not a product token and, read as a User-Agent header, holds none: it names no group"
+	}
+	return q + " is not a product token: read as a User-Agent header, it stands for " + strings.Join(toks, ", ")
 }

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"regexp"
 	"strings"
@@ -206,9 +207,14 @@ func TestMatcherChain_NoGroupNamesAny(t *testing.T) {
 	if d := engine.AllowAll(engine.Options{}).MatcherChain("a").Decide("/x"); !d.Allowed {
 		t.Errorf("AllowAll: %+v", d)
 	}
-	// Invalid tokens name nothing.
-	if d := r.MatcherChain("a/1", "a b").Decide("/a"); !d.Allowed {
-		t.Errorf("invalid tokens selected a group: %+v", d)
+	// Strings that are not tokens name nothing in Google; in RFC9309 they
+	// are read as headers, whose token a names group 1.
+	rg := engine.Compile([]byte("user-agent: a\ndisallow: /a\nuser-agent: *\ndisallow: /x\n"), engine.Options{Semantics: engine.Google})
+	if d := rg.MatcherChain("a/1", "a b").Decide("/a"); !d.Allowed {
+		t.Errorf("Google: strings that are not tokens selected a group: %+v", d)
+	}
+	if d := r.MatcherChain("b/1", "a/1").Decide("/a"); d.Allowed || d.Rule.Line != 2 {
+		t.Errorf("RFC9309: a/1 did not stand for a in the chain: %+v", d)
 	}
 }
 
@@ -300,4 +306,110 @@ func overlapsFold(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// issueRobots is the file of issue 31's first report: a crawler passing a
+// version or a whole header got "allowed" where its group disallows.
+const issueRobots = "User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /s/\n"
+
+const googlebotHeader = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+
+// TestRFC9309_AgentNotAToken_ReadAsHeader: in RFC9309 and Koster1996 an
+// agent that is not a product token is read as a User-Agent header, its
+// product tokens (docs/SEMANTICS.md section 2.3), in every API that takes
+// one: Allowed, Matcher, MatcherChain, Explain.
+func TestRFC9309_AgentNotAToken_ReadAsHeader(t *testing.T) {
+	for _, sem := range []engine.Semantics{engine.RFC9309, engine.Koster1996} {
+		r := engine.Compile([]byte(issueRobots), engine.Options{Semantics: sem})
+		for _, agent := range []string{"Googlebot/2.1", googlebotHeader, "googlebot/2.1 (+http://www.google.com/bot.html)", "Googlebot2"} {
+			if r.Allowed(agent, "https://example.com/g/x") {
+				t.Errorf("%s: Allowed(%q, /g/x) = true, want false: the Googlebot group disallows /g/", sem, agent)
+			}
+			if !r.Allowed(agent, "https://example.com/s/x") {
+				t.Errorf("%s: Allowed(%q, /s/x) = false: the \"*\" group applied", sem, agent)
+			}
+			if got := r.Matcher(agent).Tokens(); len(got) != 1 || !strings.EqualFold(got[0], "Googlebot") {
+				t.Errorf("%s: Matcher(%q).Tokens() = %q, want [Googlebot]", sem, agent, got)
+			}
+			if d := r.MatcherChain(agent, "Otherbot").Decide("/g/x"); d.Allowed {
+				t.Errorf("%s: MatcherChain(%q, Otherbot) allowed /g/x", sem, agent)
+			}
+			e := r.Explain("/g/x", agent)
+			if e.Decision.Allowed || !cmp.Equal(e.Given, []string{agent}) || !strings.Contains(strings.ToLower(e.String()), "read as a user-agent header, it stands for googlebot") {
+				t.Errorf("%s: Explain(/g/x, %q): given %q\n%s", sem, agent, e.Given, e)
+			}
+		}
+		// A header with no product token stands for none: the "*" group.
+		if r.Allowed("Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/120.0", "/s/x") {
+			t.Errorf("%s: a browser's header escaped the \"*\" group", sem)
+		}
+	}
+}
+
+// TestGoogle_AgentNotAToken_ComparedAsGiven: Google semantics compares the
+// caller's string as given, as Google's library does
+// (robots_test.cc, GoogleOnly_AcceptUserAgentUpToFirstSpace: "Foo" obeys
+// the group of "User-Agent: Foo Bar", the caller's "Foo Bar" does not), and
+// Explain says so.
+func TestGoogle_AgentNotAToken_ComparedAsGiven(t *testing.T) {
+	r := engine.Compile([]byte("User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n"), engine.Options{Semantics: engine.Google})
+	const url = "http://foo.bar/x/y"
+	if !r.Allowed("Foo", url) || r.Allowed("Foo Bar", url) {
+		t.Errorf("Foo: %v, Foo Bar: %v; Google's library: true, false", r.Allowed("Foo", url), r.Allowed("Foo Bar", url))
+	}
+	g := engine.Compile([]byte(issueRobots), engine.Options{Semantics: engine.Google})
+	for _, agent := range []string{"Googlebot/2.1", googlebotHeader} {
+		if !g.Allowed(agent, "/g/x") {
+			t.Errorf("Google: Allowed(%q, /g/x) = false; Google's library names no group with it", agent)
+		}
+		s := g.Explain("/g/x", agent).String()
+		if !strings.Contains(s, "Google semantics compares it as given, as Google's library does, so it names no group (pass Googlebot)") {
+			t.Errorf("Google: Explain(%q) does not say how the agent was read:\n%s", agent, s)
+		}
+	}
+}
+
+func TestAgentTokens(t *testing.T) {
+	for _, c := range []struct {
+		sem   engine.Semantics
+		agent string
+		want  []string
+	}{
+		{engine.RFC9309, "Googlebot", []string{"Googlebot"}},
+		{engine.RFC9309, "", []string{""}},
+		{engine.RFC9309, "*", []string{"*"}},
+		{engine.RFC9309, "Googlebot/2.1", []string{"Googlebot"}},
+		{engine.Koster1996, googlebotHeader, []string{"Googlebot"}},
+		{engine.RFC9309, "MJ12bot", []string{"MJ"}},
+		{engine.RFC9309, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0 Safari/537.36", nil},
+		{engine.Google, "Googlebot/2.1", []string{"Googlebot/2.1"}},
+		{engine.Google, "Foo Bar", []string{"Foo Bar"}},
+	} {
+		if got := engine.AgentTokens(c.sem, c.agent); !cmp.Equal(got, c.want) {
+			t.Errorf("AgentTokens(%s, %q) = %q, want %q", c.sem, c.agent, got, c.want)
+		}
+	}
+}
+
+func TestCheckAgent(t *testing.T) {
+	for _, ok := range []string{"Googlebot", "Googlebot-Image", "", "*", "a_b"} {
+		if err := engine.CheckAgent(ok); err != nil {
+			t.Errorf("CheckAgent(%q) = %v", ok, err)
+		}
+	}
+	for _, c := range []struct{ agent, want string }{
+		{"FooBot/1.0", `agent "FooBot/1.0" is not a product token (letters, '-' and '_'), which a robots.txt names crawlers by: pass its product token FooBot, and send the whole string as the User-Agent header`},
+		{googlebotHeader, "pass its product token Googlebot, and send the whole string"},
+		{"Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/120.0", "it holds none; pass the crawler's token"},
+		{"MJ12bot", "pass its product token MJ"},
+	} {
+		err := engine.CheckAgent(c.agent)
+		var ae *engine.AgentError
+		if !errors.As(err, &ae) || ae.Agent != c.agent || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("CheckAgent(%q) = %v, want an *AgentError with %q", c.agent, err, c.want)
+		}
+	}
+	if err := engine.CheckAgent(strings.Repeat("x/", 10000)); len(err.Error()) > 600 {
+		t.Errorf("the error of a huge agent is %d bytes long", len(err.Error()))
+	}
 }

@@ -157,6 +157,10 @@ func FuzzEngine(f *testing.F) {
 	}
 	f.Add([]byte("User-agent: *\nDisallow: /*a*a*a*a$\nAllow: /a\n"), "/aaaa", uint8(0), "bot")
 	f.Add([]byte("User-agent: FooBot/1.0\nDisallow: /%7efoo\n\nuser-agent: *\nAllow: /\n"), "http://x.com/~foo", uint8(0), "foobot")
+	// An agent that is no product token: read as a header in RFC9309 and
+	// Koster1996, as given in Google (docs/SEMANTICS.md section 2.3).
+	f.Add([]byte("User-agent: FooBot\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n"), "/x", uint8(0), "Mozilla/5.0 (compatible; FooBot/1.0)")
+	f.Add([]byte("User-agent: FooBot\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n"), "/x", uint8(1), "FooBot/1.0")
 	f.Fuzz(func(t *testing.T, body []byte, url string, sem uint8, agent string) {
 		if len(body) > 4096 || len(url) > 512 || len(agent) > 64 {
 			return

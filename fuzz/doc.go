@@ -9,7 +9,11 @@
 // grouping: compile.Parse says which lines form which group and gives each
 // line's value as written, kind and number. From there it does everything
 // again, plainly, from docs/SEMANTICS.md: it reads the name each user-agent
-// line gives and selects the groups that apply with a loop of its own; it
+// line gives and selects the groups that apply with a loop of its own (a
+// caller's agent that is not a product token is read with
+// engine.ProductTokens in RFC9309 and Koster1996, the one engine function it
+// calls: reading a header is no part of selecting or matching, and has its
+// own table in testdata/useragents); it
 // extracts the URL's path itself (RFC 3986 for RFC9309 and Koster1996,
 // Google's GetPathParamsQuery transcribed for Google and for input that is
 // not a URL); it percent-normalises the path and every rule value itself

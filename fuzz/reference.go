@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
 // This file is the reference matcher (the oracle). It is test support, not
@@ -22,6 +23,13 @@ import (
 // (4). It never reads compile.Rule.Pattern or compile.Agent.Name, so a bug
 // in the engine's path extraction, normalisation, selection or matching shows
 // up as a disagreement instead of being shared by both sides.
+//
+// One function of the engine is used: engine.ProductTokens, which reads a
+// User-Agent header into product tokens, for a caller's agent that is not a
+// product token (section 2.3). Reading a header is no part of selecting,
+// matching or normalising, and ProductTokens has a table of its own
+// (testdata/useragents/headers.tsv); the reference checks, on its own, in
+// which semantics and for which strings it applies.
 
 // Reasons a Result gives for its decision.
 const (
@@ -120,6 +128,7 @@ func decide(f *compile.File, agents []string, path string) Result {
 // valid tokens; if there is none, every "*" group; if there is none either,
 // no rules.
 func selectRules(f *compile.File, agents []string) []compile.Rule {
+	agents = readAgents(f.Semantics, agents)
 	var specific, global []compile.Rule
 	foundSpecific := false
 	for _, g := range f.Groups {
@@ -139,6 +148,22 @@ func selectRules(f *compile.File, agents []string) []compile.Rule {
 	// file order; the sort says what the order means).
 	sort.SliceStable(rules, func(i, j int) bool { return rules[i].Line < rules[j].Line })
 	return rules
+}
+
+// readAgents returns what the caller's agents stand for (section 2.3): a
+// product token, "" and "*" stand for themselves; any other string stands
+// for itself in Google (and so names no group), and for the product tokens
+// of the User-Agent header it is read as in RFC9309 and Koster1996.
+func readAgents(sem compile.Semantics, agents []string) []string {
+	var out []string
+	for _, a := range agents {
+		if sem == compile.Google || a == "" || a == "*" || isProductToken(a) {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, engine.ProductTokens(a)...)
+	}
+	return out
 }
 
 // agentName returns the name a user-agent line's value gives (section
@@ -214,7 +239,7 @@ func isTokenByte(c byte) bool {
 //     "//", or a text starting with "//", has an authority that ends at the
 //     first '/', '?' or '#'; the path is what follows.
 //   - Anything else, and every input in Google, is read as Google's
-//     library's GetPathParamsQuery reads it (googlePath).
+//     library's GetPathParamsQuery reads it (robots.cc).
 func ExtractPath(rawURL string, sem compile.Semantics) string {
 	if sem == compile.Google {
 		return googlePath(rawURL)

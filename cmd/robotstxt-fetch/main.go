@@ -4,7 +4,7 @@
 // given. robotstxt fetch runs it, found beside robotstxt or on PATH; it
 // takes the same arguments:
 //
-//	robotstxt-fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+//	robotstxt-fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 //
 // "robotstxt-fetch help" prints that usage and "robotstxt-fetch version" the
 // module's version, as robotstxt does.

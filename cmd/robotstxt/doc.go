@@ -8,7 +8,7 @@
 //	robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
 //	robotstxt dump    --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
 //	robotstxt lint    [--semantics S] [--format text|json] FILE ...
-//	robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+//	robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 //	robotstxt help    [COMMAND]
 //	robotstxt version
 //
@@ -32,25 +32,30 @@
 // --agent "" is a valid question: it names no group, so the "*" group
 // applies. A product token is letters, '-' and '_'; a user-agent line of a
 // robots.txt is read up to its first other character ("User-agent:
-// MJ12bot" names MJ). An --agent that is not a product token matches no
-// group, and a warning on standard error says which --agent would obey such
-// lines:
+// MJ12bot" names MJ). An --agent that is not a product token is read as the
+// library reads it (engine.AgentTokens, docs/SEMANTICS.md section 2.3): as a
+// User-Agent header in rfc9309 and koster1996 ("MJ12bot" stands for MJ,
+// "Googlebot/2.1" for Googlebot), as given in google, where it matches no
+// group, as in Google's library. Either way a warning on standard error
+// says so:
 //
-//	robotstxt: warning: --agent "MJ12bot" is not a product token (letters, '-' and '_'): ... --agent MJ obeys such lines
+//	robotstxt: warning: --agent "MJ12bot" is not a product token (letters, '-' and '_'): read as a User-Agent header (rfc9309 semantics), it stands for --agent MJ
 //
 // # How the file was read
 //
 // A robots.txt is never an error: it is parsed like any other, its first 500
 // KiB only. When it was not read as a user probably thinks, one warning line
-// on standard error says so, and the decisions and exit status stay those of
-// the file as read:
+// on standard error says so (the library's engine.Robots.Warnings, which
+// lint prints too), and the decisions and exit status stay those of the
+// file as read:
 //
-//	robotstxt: warning: FILE is UTF-16 text, not UTF-8 as RFC 9309 requires ...
-//	robotstxt: warning: FILE is not a text file (it holds NUL bytes ...) ...
-//	robotstxt: warning: FILE is mostly not UTF-8 (N of M lines) ...
-//	robotstxt: warning: FILE looks like an HTML page (line N), not a robots.txt ...
-//	robotstxt: warning: FILE is longer than 512000 bytes: only the first 512000 bytes (to line N) were read ...
-//	robotstxt: warning: FILE has no user-agent line, so no rule applies to any crawler: every URL is allowed
+//	robotstxt: warning: FILE: the file is UTF-16 text, not UTF-8 as RFC 9309 requires ...
+//	robotstxt: warning: FILE: the file is not a text file (it holds NUL bytes ...) ...
+//	robotstxt: warning: FILE: the file is mostly not UTF-8 (N of M lines) ...
+//	robotstxt: warning: FILE: the file looks like an HTML page (line N), not a robots.txt ...
+//	robotstxt: warning: FILE: the file looks like a JSON document (line N), not a robots.txt ...
+//	robotstxt: warning: FILE: the file is longer than 512000 bytes: only the first 512000 bytes (to line N) were read ...
+//	robotstxt: warning: FILE: the file has no user-agent line, so no rule applies to any crawler: every URL is allowed
 //
 // An empty file, or one of comments only, allows everything without a word.
 //
@@ -95,29 +100,41 @@
 // dump prints the semantics, the tokens, the selected groups (their
 // user-agent lines) and their merged rules in priority order, one
 // "line N: KIND PATTERN" a line: the first in this order that matches a URL
-// decides it. With --automaton it also prints the automata (the states
-// built so far: they are built as URLs need them) and a last line
+// decides it. Then the extension lines of those groups ("line N: KEY:
+// VALUE": crawl-delay, request-rate, host, ...; they never decide) and the
+// file's sitemaps. With --automaton it also prints the automaton and a last
+// line
 //
-//	automata: N  states: N  classes: N  bytes: N  rules: N
+//	states: N  classes: N  bytes: N  rules: N
+//
+// An automaton's states are built as URLs first reach them, and dump
+// decides no URL: it shows the start state alone, and says so.
 //
 // # lint
 //
-// lint prints the parser's diagnostics and lint's findings for each FILE,
-// one a line, as
+// lint prints the file's warnings (above), the parser's diagnostics and
+// lint's findings for each FILE, one a line, as
 //
 //	FILE:LINE: KIND: message
 //
 // or, with --format json, one JSON array of {"file", "line", "kind",
-// "message"}. A FILE that cannot be read is reported on standard error and
-// the next one is linted.
+// "message"}. A problem of the whole file is one finding, its warning (a
+// UTF-16 file is "utf16" once, not a not-utf8 finding per line; an HTML page
+// "html-page" once), as engine/lint's Report says. A FILE that cannot be
+// read is reported on standard error and the next one is linted.
 //
 // # fetch
 //
 // fetch fetches the robots.txt that governs SITE_URL as a crawler does
 // (package engine/fetch), prints where the rules came from as
-// "key<TAB>value" lines, then decides each PATH_OR_URL (or SITE_URL itself
-// when none is given but a crawler is) in check's format. A SITE_URL must be
-// absolute: "127.0.0.1:8765" or "example.com" is told to add a scheme.
+// "key<TAB>value" lines (with --extensions also the file's sitemaps and the
+// crawler's extension lines, as "sitemap" and "extension" lines), then
+// decides each PATH_OR_URL (or SITE_URL itself when none is given but a
+// crawler is) in check's format, for the tokens of every --agent and of
+// --user-agent, as check does. A PATH_OR_URL that is neither a URL nor a
+// path is decided as check decides it, with a warning and exit status 1; a
+// URL of another site is bad usage. A SITE_URL must be absolute:
+// "127.0.0.1:8765" or "example.com" is told to add a scheme.
 //
 // fetch is carried out by a second program, robotstxt-fetch (which takes
 // the same arguments), found in robotstxt's own directory or else on PATH;
@@ -132,14 +149,14 @@
 //	0  check, explain: every URL was a URL or path and was decided;
 //	   dump: printed; lint: no finding; fetch: an answer came (a robots.txt,
 //	   or a 4xx: no robots.txt, everything allowed); help, version
-//	1  check, explain: some line or argument was not a URL or path (it was
-//	   still decided), or a line was too long (not decided); lint: some
-//	   finding; any command: the output could not be written
-//	2  bad usage (unknown command or flag, a missing or bad flag value,
-//	   help for an unknown command), or a robots.txt or URL file that cannot
-//	   be read (missing, unreadable, a directory), with one line on
-//	   standard error; lint reads the other files first; fetch: no
-//	   robotstxt-fetch to carry it out
+//	1  check, explain, fetch: some line or argument was not a URL or path
+//	   (it was still decided), or a line was too long (not decided); lint:
+//	   some finding; any command: the output could not be written
+//	2  bad usage (unknown command or flag, a missing or bad flag value, an
+//	   argument a command takes none of, help for an unknown command), or a
+//	   robots.txt or URL file that cannot be read (missing, unreadable, a
+//	   directory), with one line on standard error; lint reads the other
+//	   files first; fetch: no robotstxt-fetch to carry it out
 //	3  fetch: the robots.txt was unreachable (network error, timeout, 429 or
 //	   5xx), so everything is disallowed; the decisions are printed first
 //

@@ -70,9 +70,11 @@ import (
 )
 
 const (
-	// DefaultUserAgent is the User-Agent header sent when Options.UserAgent
-	// is empty. A crawler should send its own, naming its product token:
-	// some sites serve a different robots.txt per crawler.
+	// DefaultUserAgent is the User-Agent header of a robots.txt request
+	// that names no crawler: one made by Lookup, with Options.UserAgent
+	// empty. Every other request sends the crawler's own (see
+	// Options.UserAgent): some sites serve a different robots.txt per
+	// crawler.
 	DefaultUserAgent = "robotstxt-go"
 
 	// DefaultTimeout bounds one fetch, from the request to the last body
@@ -173,7 +175,13 @@ type Options struct {
 	// Engine configures the compilation of fetched files: semantics, file
 	// size limit (also the number of body bytes read) and state budget.
 	Engine engine.Options
-	// UserAgent is the User-Agent header of every request (DefaultUserAgent).
+	// UserAgent is the User-Agent header of every robots.txt request, the
+	// crawler's own ("FooBot/1.0 (+https://foo.example/bot)"). When it is
+	// empty, each request sends that of the crawler whose lookup started
+	// it: a Transport's UserAgent, else the User-Agent header of the page
+	// request the Transport checks, else the product token of the lookup
+	// (Allowed's and Decide's agent, the first of Matcher's tokens); a
+	// Lookup, which names no crawler, sends DefaultUserAgent.
 	UserAgent string
 	// HTTPClient makes the requests: its Transport, Jar and Timeout are
 	// used. The Client follows redirects itself (HTTPClient.CheckRedirect
@@ -214,7 +222,7 @@ type Options struct {
 // concurrent use; create one per crawler and share it.
 type Client struct {
 	engineOpts  engine.Options
-	userAgent   string
+	userAgent   string // Options.UserAgent: "" sends the crawler's own (userAgentFor)
 	transport   http.RoundTripper
 	jar         http.CookieJar
 	own         *http.Transport // transport when the Client made it
@@ -267,7 +275,7 @@ type Client struct {
 func New(opts Options) *Client {
 	c := &Client{
 		engineOpts:   opts.Engine,
-		userAgent:    or(opts.UserAgent, DefaultUserAgent),
+		userAgent:    opts.UserAgent,
 		timeout:      or(opts.Timeout, DefaultTimeout),
 		maxRedirects: or(opts.MaxRedirects, DefaultMaxRedirects),
 		maxFileSize:  compile.Options{MaxFileSize: opts.Engine.MaxFileSize}.EffectiveMaxFileSize(),
@@ -451,7 +459,7 @@ func (s *state) result(hit bool) Result {
 // A fetch is not cancelled when ctx is (other lookups may wait for it); it is
 // bounded by Options.Timeout, and its result is cached.
 func (c *Client) Lookup(ctx context.Context, pageURL string) (Result, error) {
-	st, hit, err := c.lookup(ctx, pageURL)
+	st, hit, err := c.lookup(ctx, pageURL, "")
 	if err != nil {
 		return Result{}, err
 	}
@@ -463,8 +471,17 @@ func (c *Client) Lookup(ctx context.Context, pageURL string) (Result, error) {
 // non-nil, allowed is false. A cache hit allocates nothing when pageURL is
 // canonical (lower-case http(s) scheme and ASCII host, no default port, no
 // userinfo) and agent asked last for that site.
+//
+// agent must be a product token (letters, '-' and '_'), or "" or "*" for no
+// crawler in particular (the "*" groups apply): anything else, such as a
+// User-Agent header or "FooBot/1.0", is refused with an *engine.AgentError
+// naming the tokens it holds, before any fetch (docs/SEMANTICS.md section
+// 2.3). A crawler with several tokens uses Matcher or MatcherChain.
 func (c *Client) Allowed(ctx context.Context, agent, pageURL string) (bool, Result, error) {
-	st, hit, err := c.lookup(ctx, pageURL)
+	if err := engine.CheckAgent(agent); err != nil {
+		return false, Result{}, err
+	}
+	st, hit, err := c.lookup(ctx, pageURL, agent)
 	if err != nil {
 		return false, Result{}, err
 	}
@@ -472,16 +489,43 @@ func (c *Client) Allowed(ctx context.Context, agent, pageURL string) (bool, Resu
 	return d.Allowed, st.result(hit), nil
 }
 
-// decide decides pageURL with st's rules and charges st's entry for the
-// states the decision built, if any (two atomic loads when it built none).
+// decide decides pageURL with st's rules for agent; see decideWith.
 func (c *Client) decide(st *state, agent, pageURL string) engine.Decision {
-	m := st.matcher(agent)
+	return c.decideWith(st, st.matcher(agent), pageURL)
+}
+
+// decideWith decides pageURL with m, a matcher of st's rules, and charges
+// st's entry for the states the decision built, if any (two atomic loads
+// when it built none).
+func (c *Client) decideWith(st *state, m *engine.Matcher, pageURL string) engine.Decision {
 	before := m.Bytes()
 	d := m.Decide(pageURL)
 	if m.Bytes() != before {
 		c.recharge(st)
 	}
 	return d
+}
+
+// decideAs is Decide for a Transport, which has checked agent: ua is the
+// User-Agent header a fetch it starts sends. It also returns the matcher.
+func (c *Client) decideAs(ctx context.Context, agent, pageURL, ua string) (engine.Decision, *engine.Matcher, Result, error) {
+	st, hit, err := c.lookup(ctx, pageURL, ua)
+	if err != nil {
+		return engine.Decision{}, nil, Result{}, err
+	}
+	m := st.matcher(agent)
+	return c.decideWith(st, m, pageURL), m, st.result(hit), nil
+}
+
+// decideTokens is decideAs for a crawler with several tokens (checked by
+// the caller), merged or chained.
+func (c *Client) decideTokens(ctx context.Context, tokens []string, chain bool, pageURL, ua string) (engine.Decision, *engine.Matcher, Result, error) {
+	st, hit, err := c.lookup(ctx, pageURL, ua)
+	if err != nil {
+		return engine.Decision{}, nil, Result{}, err
+	}
+	m := tokensMatcher(st.res.Robots, tokens, chain)
+	return c.decideWith(st, m, pageURL), m, st.result(hit), nil
 }
 
 // recharge counts again what st's entry holds, and evicts if the cache is
@@ -525,12 +569,92 @@ func (st *state) kept() int64 {
 }
 
 // Decide is Allowed with the whole engine.Decision (which rule decided).
+// agent must be a product token, "" or "*", as for Allowed.
 func (c *Client) Decide(ctx context.Context, agent, pageURL string) (engine.Decision, Result, error) {
-	st, hit, err := c.lookup(ctx, pageURL)
+	if err := engine.CheckAgent(agent); err != nil {
+		return engine.Decision{}, Result{}, err
+	}
+	st, hit, err := c.lookup(ctx, pageURL, agent)
 	if err != nil {
 		return engine.Decision{}, Result{}, err
 	}
 	return c.decide(st, agent, pageURL), st.result(hit), nil
+}
+
+// Matcher returns the matcher of the rules that govern pageURL for a
+// crawler with several product tokens, as engine.Robots.Matcher(tokens...)
+// makes it: every group naming any of the tokens applies, merged ("*" when
+// none does). MatcherChain instead obeys only the groups of the first token
+// that some group names. Decide with the matcher's Decide or Allowed; the
+// Result says where the rules came from (see Lookup).
+//
+// Each token must be a product token, "" or "*", as for Allowed, else the
+// error is an *engine.AgentError and nothing is fetched. The states that
+// decisions on the matcher build count against Options.MaxBytes from the
+// next time the entry is counted (a Client decision that builds states, a
+// refresh); Allowed and Decide count them at once.
+func (c *Client) Matcher(ctx context.Context, pageURL string, tokens ...string) (*engine.Matcher, Result, error) {
+	return c.matcherFor(ctx, pageURL, false, tokens)
+}
+
+// MatcherChain is Matcher for a fallback chain, as
+// engine.Robots.MatcherChain(tokens...) makes it: only the groups naming
+// the first token that some group names apply, the precedence Google
+// documents for its crawlers (tokens: engine.FallbackTokens("Googlebot-Image")).
+func (c *Client) MatcherChain(ctx context.Context, pageURL string, tokens ...string) (*engine.Matcher, Result, error) {
+	return c.matcherFor(ctx, pageURL, true, tokens)
+}
+
+func (c *Client) matcherFor(ctx context.Context, pageURL string, chain bool, tokens []string) (*engine.Matcher, Result, error) {
+	if err := checkTokens(tokens); err != nil {
+		return nil, Result{}, err
+	}
+	ua := ""
+	if len(tokens) > 0 {
+		ua = tokens[0]
+	}
+	st, hit, err := c.lookup(ctx, pageURL, ua)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	return tokensMatcher(st.res.Robots, tokens, chain), st.result(hit), nil
+}
+
+// checkTokens returns the error of the first of tokens that is no product
+// token, "" or "*" (engine.CheckAgent).
+func checkTokens(tokens []string) error {
+	for _, t := range tokens {
+		if err := engine.CheckAgent(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tokensMatcher returns r's matcher for tokens: merged, or chained.
+func tokensMatcher(r *engine.Robots, tokens []string, chain bool) *engine.Matcher {
+	if chain {
+		return r.MatcherChain(tokens...)
+	}
+	return r.Matcher(tokens...)
+}
+
+// crawlerUAKey is the context key of the User-Agent header that a robots.txt
+// fetch started by a lookup sends when Options.UserAgent is empty: the
+// crawler's own (see Options.UserAgent).
+type crawlerUAKey struct{}
+
+// userAgentFor returns the User-Agent header of the robots.txt request made
+// with ctx: Options.UserAgent, else the crawler's that the lookup put in
+// ctx, else DefaultUserAgent.
+func (c *Client) userAgentFor(ctx context.Context) string {
+	if c.userAgent != "" {
+		return c.userAgent
+	}
+	if ua, _ := ctx.Value(crawlerUAKey{}).(string); ua != "" {
+		return ua
+	}
+	return DefaultUserAgent
 }
 
 // flight is what one single-flight fetch hands to the lookups waiting for it.
@@ -540,8 +664,10 @@ type flight struct {
 }
 
 // lookup returns the state for pageURL's origin and whether it was a cache
-// hit.
-func (c *Client) lookup(ctx context.Context, pageURL string) (*state, bool, error) {
+// hit. ua is the crawler's User-Agent header (or product token) that a
+// fetch it starts sends when Options.UserAgent is empty; "" names no
+// crawler.
+func (c *Client) lookup(ctx context.Context, pageURL, ua string) (*state, bool, error) {
 	if c.closed.Load() {
 		return nil, false, ErrClosed
 	}
@@ -572,6 +698,9 @@ func (c *Client) lookup(ctx context.Context, pageURL string) (*state, bool, erro
 	}
 	if fast {
 		key = strings.Clone(key) // do not keep the page URL alive
+	}
+	if ua != "" && ua != "*" && c.userAgent == "" {
+		ctx = context.WithValue(ctx, crawlerUAKey{}, ua)
 	}
 	ch := c.group.DoChan(key, func() (any, error) {
 		return c.refresh(ctx, key), nil
@@ -681,14 +810,14 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, cond *state
 		e.reached, e.failures, e.good = now, 0, nil
 		switch r.outcome {
 		case outcomeOK:
-			res.Robots, res.Source = robots, Fetched
+			res.Robots, res.Source, res.Warnings = robots, Fetched, robots.Warnings()
 			st.etag, st.lastModified = r.etag, r.lastModified
 			if c.store != nil {
 				st.body = r.body
 			}
 			e.good = st
 		case outcomeNotModified: // the copy is unchanged: renewed, not downloaded
-			res.Robots, res.Source = robots, Fetched
+			res.Robots, res.Source, res.Warnings = robots, Fetched, robots.Warnings()
 			res.Size, res.Truncated = cond.res.Size, cond.res.Truncated
 			st.etag, st.lastModified, st.body = cond.etag, cond.lastModified, cond.body
 			if r.etag != "" || r.lastModified != "" { // RFC 9111 4.3.4: the 304's validators replace the copy's
@@ -712,7 +841,7 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, cond *state
 	res.Expires = now.Add(retry)
 	if g := e.good; g != nil && now.Sub(g.res.Fetched) < c.maxStale {
 		res.Robots, res.Source = g.res.Robots, Stale
-		res.Fetched, res.Size, res.Truncated = g.res.Fetched, g.res.Size, g.res.Truncated
+		res.Fetched, res.Size, res.Truncated, res.Warnings = g.res.Fetched, g.res.Size, g.res.Truncated, g.res.Warnings
 		if end := g.res.Fetched.Add(c.maxStale); end.Before(res.Expires) {
 			res.Expires = end // try again (or allow all) when the copy runs out
 		}

@@ -153,3 +153,41 @@ func ExampleStore() {
 	// node-1: allowed false, robots.txt fetched, 1 fetched, 0 from the store
 	// node-2: allowed false, robots.txt cached, 0 fetched, 1 from the store
 }
+
+// A crawler's Transport: its product token decides which groups apply, its
+// User-Agent header goes with every request, the robots.txt fetch
+// included, and a disallowed request is never sent.
+func ExampleTransport_crawler() {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Println("the server sees", r.URL.Path, "from", r.UserAgent())
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, "User-agent: FooBot\nDisallow: /private/\n")
+		}
+	}))
+	defer site.Close()
+
+	t := &fetch.Transport{
+		Client:     fetch.New(fetch.Options{}),              // the shared cache; one per crawler
+		Agent:      "FooBot",                                // the product token that robots.txt files name
+		UserAgent:  "FooBot/1.0 (+https://foo.example/bot)", // the header sent, for robots.txt and pages
+		CrawlDelay: true,                                    // pace each host by its crawl-delay
+	}
+	hc := &http.Client{Transport: t}
+	for _, path := range []string{"/", "/private/x"} {
+		resp, err := hc.Get(site.URL + path)
+		var d *fetch.DisallowedError
+		if errors.As(err, &d) { // d.Decision: which rule; d.Result: where the rules came from
+			fmt.Println(path, "not sent:", d.Decision.Rule.Kind, d.Decision.Rule.Value, "(line", d.Decision.Rule.Line, "of", d.Result.Source, "robots.txt)")
+			continue
+		}
+		if err != nil {
+			fmt.Println(path, err)
+			continue
+		}
+		resp.Body.Close()
+	}
+	// Output:
+	// the server sees /robots.txt from FooBot/1.0 (+https://foo.example/bot)
+	// the server sees / from FooBot/1.0 (+https://foo.example/bot)
+	// /private/x not sent: disallow /private/ (line 2 of cached robots.txt)
+}

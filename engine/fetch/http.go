@@ -148,9 +148,9 @@ func (c *Client) ended(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// send makes one GET request for u through the Client's transport, with its
-// User-Agent, cond's validators when cond is not nil and, when
-// Options.HTTPClient has a Jar, its cookies.
+// send makes one GET request for u through the Client's transport, with the
+// crawler's User-Agent (userAgentFor), cond's validators when cond is not
+// nil and, when Options.HTTPClient has a Jar, its cookies.
 func (c *Client) send(ctx context.Context, u *url.URL, cond *state) (*http.Response, error) {
 	if err := ctx.Err(); err != nil { // a transport may not look
 		return nil, err
@@ -159,7 +159,7 @@ func (c *Client) send(ctx context.Context, u *url.URL, cond *state) (*http.Respo
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("User-Agent", c.userAgentFor(ctx))
 	if cond != nil {
 		if cond.etag != "" {
 			req.Header.Set("If-None-Match", cond.etag)

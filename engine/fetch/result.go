@@ -94,6 +94,12 @@ type Result struct {
 	// Truncated reports whether the body was longer than the file size limit
 	// (only the first part was read and parsed).
 	Truncated bool
+	// Warnings say what a crawler should know about the file as a whole
+	// (engine.Robots.Warnings: UTF-16, binary bytes, an HTML page or JSON
+	// document served as robots.txt, a cut file, no user-agent line), for
+	// Fetched, Cached and Stale (of the copy); nil for the defaults and for
+	// most files. It is shared: callers must not modify it.
+	Warnings []engine.Warning
 	// Fetched is when the rules were fetched: for Stale, when the copy was
 	// fetched; for defaults, when the attempt that led to them was made.
 	Fetched time.Time

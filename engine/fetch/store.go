@@ -74,7 +74,7 @@ var ErrRecordTooLarge = errors.New("fetch: the stored record is larger than the 
 // the crawler's network answers in a millisecond (a few for a record of
 // 500 KiB), and a second covers a busy one, while a store that does not
 // answer delays a miss by that much only (the Client then leaves it alone
-// for storeRetry).
+// for two seconds).
 const DefaultStoreTimeout = time.Second
 
 // storeRetry is how long a Client leaves its Store alone after a call

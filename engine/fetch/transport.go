@@ -26,17 +26,35 @@ const DefaultMaxPacedHosts = 10000
 
 // Transport is an http.RoundTripper that obeys robots.txt: it sends a
 // request through Base only when the Client's rules for the request's URL
-// allow Agent to fetch it, and otherwise returns a *DisallowedError without
-// sending anything. With CrawlDelay set it also spaces the requests to each
-// host by the host's crawl-delay. Put it in an http.Client:
+// allow the crawler (Agent, or Tokens) to fetch it, and otherwise returns a
+// *DisallowedError without sending anything. With CrawlDelay set it also
+// spaces the requests to each host by the host's crawl-delay. Put it in an
+// http.Client:
 //
-//	t := &fetch.Transport{Client: fetch.New(fetch.Options{}), Agent: "FooBot", CrawlDelay: true}
+//	t := &fetch.Transport{
+//		Client:     fetch.New(fetch.Options{}),
+//		Agent:      "FooBot",                                // the product token robots.txt files name
+//		UserAgent:  "FooBot/1.0 (+https://foo.example/bot)", // the header sent, for robots.txt and pages
+//		CrawlDelay: true,
+//	}
 //	hc := &http.Client{Transport: t}
+//
+// Which User-Agent header the server sees: with UserAgent set, every request
+// that has no User-Agent header of its own gets it (a copy of the request is
+// sent; req is not modified), and so do the robots.txt fetches its requests
+// start (unless the Client's Options.UserAgent says otherwise). Without it,
+// pages go as they were built (net/http sends "Go-http-client/1.1" when the
+// request has no User-Agent header), and a robots.txt fetch sends the page
+// request's User-Agent header, else Agent (the first of Tokens). Sites serve
+// different robots.txt files to different crawlers: set UserAgent.
 //
 // What RoundTrip checks:
 //
 //   - http and https requests of every method (GET, HEAD, POST, ...) are
-//     decided by Client.Decide on req.URL (req.Host is not consulted). The
+//     decided by the Client on req.URL (req.Host is not consulted), for
+//     Agent as Client.Decide decides, or for Tokens as Client.Matcher (or,
+//     with Chain, Client.MatcherChain) selects their groups. An Agent or a
+//     token that is no product token fails every request at once. The
 //     first request to a site fetches its robots.txt (one fetch however many
 //     requests wait for it); the others are answered from the Client's cache.
 //     An unreachable robots.txt disallows everything, or a copy fetched
@@ -87,9 +105,28 @@ type Transport struct {
 	// Client looks up and caches the robots.txt rules; it must not be nil.
 	// Share one per crawler.
 	Client *Client
-	// Agent is the product token whose groups apply ("FooBot"), not the
-	// User-Agent header (see engine.ProductTokens).
+	// Agent is the crawler's product token ("FooBot"), whose groups apply;
+	// not its User-Agent header (that is UserAgent). It must be a product
+	// token (letters, '-' and '_'), or "" or "*" for no crawler in
+	// particular (the "*" groups apply): anything else ("FooBot/1.0", a
+	// whole header) fails every request with an *engine.AgentError naming
+	// the tokens it holds, and nothing is fetched (docs/SEMANTICS.md
+	// section 2.3). A crawler with several tokens sets Tokens instead.
 	Agent string
+	// Tokens are the product tokens of a crawler that has several, most
+	// specific first, in place of Agent (setting both is an error, as is a
+	// token that is no product token): every group naming any of them
+	// applies, merged, as engine.Robots.Matcher(Tokens...) merges them.
+	Tokens []string
+	// Chain makes only the groups of the first of Tokens that some group
+	// names apply, as engine.Robots.MatcherChain(Tokens...) does: the
+	// precedence Google documents for its crawlers, with Tokens:
+	// engine.FallbackTokens("Googlebot-Image").
+	Chain bool
+	// UserAgent is the crawler's User-Agent header ("FooBot/1.0
+	// (+https://foo.example/bot)"): requests without one get it, and so do
+	// the robots.txt fetches they start. See Transport.
+	UserAgent string
 	// Base sends the allowed requests; nil means http.DefaultTransport.
 	Base http.RoundTripper
 	// CrawlDelay turns on pacing by crawl-delay.
@@ -120,7 +157,8 @@ type DisallowedError struct {
 	URL string
 	// Method is the request's method.
 	Method string
-	// Agent is the product token that was checked.
+	// Agent is the product token that was checked (the Transport's
+	// Tokens, joined by ", ", when it has several).
 	Agent string
 	// Decision says which rule decided (Rule.Line is 0 when the whole site
 	// is disallowed because its robots.txt is unreachable).
@@ -129,13 +167,13 @@ type DisallowedError struct {
 	Result Result
 }
 
-// Error says which URL was disallowed for which agent and why.
+// Error says for which agent the request was disallowed and why. It does
+// not repeat the request's method and URL: the *url.Error that an
+// http.Client wraps it in starts with them ("Get \"https://x/a\": robots.txt
+// disallows it for FooBot: ..."); they are the URL and Method fields.
 func (e *DisallowedError) Error() string {
 	var b strings.Builder
-	b.WriteString("robots.txt disallows ")
-	b.WriteString(e.Method)
-	b.WriteByte(' ')
-	b.WriteString(e.URL)
+	b.WriteString("robots.txt disallows it")
 	if e.Agent != "" {
 		b.WriteString(" for ")
 		b.WriteString(e.Agent)
@@ -224,14 +262,32 @@ func (t *Transport) Stats() TransportStats {
 // errNilClient is returned by RoundTrip when Transport.Client is nil.
 var errNilClient = errors.New("fetch.Transport: Client is nil (set it to a fetch.New client)")
 
+// errAgentAndTokens is returned by RoundTrip when Transport.Agent and
+// Transport.Tokens are both set.
+var errAgentAndTokens = errors.New("fetch.Transport: Agent and Tokens are both set (set Agent for one product token, Tokens for several)")
+
+// crawler returns the Transport's tokens (Agent, or Tokens) and an error
+// when they are not product tokens, or both are set.
+func (t *Transport) crawler() ([]string, error) {
+	if len(t.Tokens) == 0 {
+		return nil, engine.CheckAgent(t.Agent)
+	}
+	if t.Agent != "" {
+		return nil, errAgentAndTokens
+	}
+	return t.Tokens, checkTokens(t.Tokens)
+}
+
 // RoundTrip sends req through Base when robots.txt allows it (see
 // Transport), after its crawl-delay turn when CrawlDelay is set. It returns
 // a *DisallowedError, without sending anything, when robots.txt disallows
 // it; a *CrawlDelayError when the context's deadline comes before its turn;
 // the context's error when the context ends during the robots.txt look-up
-// or the wait; and an error when the URL has no robots.txt or the Client is
-// closed. It does not modify req, and closes req.Body on every path that
-// does not reach Base.
+// or the wait; an *engine.AgentError, before any look-up, when Agent or a
+// token of Tokens is no product token (and an error when both are set); and
+// an error when the URL has no robots.txt or the Client is closed. It does
+// not modify req (with UserAgent set it sends a copy), and closes req.Body
+// on every path that does not reach Base.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	base := t.Base
 	if base == nil {
@@ -245,8 +301,31 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, errNilClient
 	}
+	tokens, err := t.crawler()
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
 	ctx := req.Context()
-	d, res, err := t.Client.Decide(ctx, t.Agent, req.URL.String())
+	_, hasUA := req.Header["User-Agent"]
+	ua := t.UserAgent
+	if ua == "" && hasUA {
+		ua = req.Header.Get("User-Agent")
+	}
+	var d engine.Decision
+	var res Result
+	var m *engine.Matcher
+	if tokens == nil {
+		if ua == "" {
+			ua = t.Agent
+		}
+		d, m, res, err = t.Client.decideAs(ctx, t.Agent, req.URL.String(), ua)
+	} else {
+		if ua == "" {
+			ua = tokens[0]
+		}
+		d, m, res, err = t.Client.decideTokens(ctx, tokens, t.Chain, req.URL.String(), ua)
+	}
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -254,13 +333,21 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !d.Allowed {
 		closeBody(req)
 		t.disallowed.Add(1)
-		return nil, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: t.Agent, Decision: d, Result: res}
+		agent := t.Agent
+		if tokens != nil {
+			agent = strings.Join(tokens, ", ")
+		}
+		return nil, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: agent, Decision: d, Result: res}
 	}
 	if t.CrawlDelay {
-		if err := t.pace(ctx, &res); err != nil {
+		if err := t.pace(ctx, &res, m); err != nil {
 			closeBody(req)
 			return nil, err
 		}
+	}
+	if t.UserAgent != "" && !hasUA {
+		req = req.Clone(ctx)
+		req.Header.Set("User-Agent", t.UserAgent)
 	}
 	return base.RoundTrip(req)
 }
@@ -297,11 +384,11 @@ func method(req *http.Request) string {
 	return req.Method
 }
 
-// pace waits for the request's turn at its origin, when Agent's groups in
-// res have a crawl-delay: by Pacer, or by the Transport's own pacer when
-// Pacer is nil or unavailable.
-func (t *Transport) pace(ctx context.Context, res *Result) error {
-	delay := crawlDelay(res.Robots.Matcher(t.Agent))
+// pace waits for the request's turn at its origin, when the crawler's
+// groups (m, of res) have a crawl-delay: by Pacer, or by the Transport's
+// own pacer when Pacer is nil or unavailable.
+func (t *Transport) pace(ctx context.Context, res *Result, m *engine.Matcher) error {
+	delay := crawlDelay(m)
 	if delay <= 0 {
 		return nil
 	}

@@ -134,9 +134,11 @@ func TestTransport_AllowedAndDisallowed(t *testing.T) {
 	if d.Result.Source != Cached || d.Result.Status != 200 || d.Result.RobotsURL != s.URL+"/robots.txt" {
 		t.Errorf("Result = {Source %v, Status %d, RobotsURL %q}", d.Result.Source, d.Result.Status, d.Result.RobotsURL)
 	}
-	want := "robots.txt disallows GET " + s.URL + "/private/x for FooBot: " + s.URL + "/robots.txt line 2: disallow /private"
-	if d.Error() != want {
-		t.Errorf("Error() = %q\nwant      %q", d.Error(), want)
+	// The message says the URL once (issue 31: net/http's *url.Error
+	// starts with it, and the DisallowedError repeated it).
+	want := `Get "` + s.URL + `/private/x": robots.txt disallows it for FooBot: ` + s.URL + "/robots.txt line 2: disallow /private"
+	if err.Error() != want {
+		t.Errorf("Error() = %q\nwant      %q", err.Error(), want)
 	}
 
 	// Every method is checked.

@@ -121,21 +121,86 @@ func Check(f *compile.File) []Finding {
 	return c.out
 }
 
-// Report returns the parser's diagnostics of f and the findings of Check
-// merged by line (a line's diagnostics first), as the robotstxt lint command
-// prints them. A diagnostic's Kind is its compile.DiagKind name.
+// Report returns the file's warnings, the parser's diagnostics of f and the
+// findings of Check, merged by line (on one line: warnings, then
+// diagnostics, then findings), as the robotstxt lint command prints them. A
+// diagnostic's Kind is its compile.DiagKind name, a warning's its
+// compile.WarningKind name (utf16, binary, html-page, ...).
+//
+// A problem of the whole file is reported once, by its warning, in place of
+// the per-line diagnostics that are its symptoms:
+//
+//   - a file that is no robots.txt at all (utf16, binary, html-page,
+//     json-document): every diagnostic of a line that was not read as a
+//     user-agent, allow, disallow or sitemap line, and every not-utf8 and
+//     html diagnostic;
+//   - mostly-not-utf8: every not-utf8 diagnostic;
+//   - no-user-agent: every rule-outside-group diagnostic;
+//   - truncated: the parser's truncated diagnostic, at the same line.
+//
+// So a UTF-16 file is one finding, not one per line, and an HTML page one,
+// not one per tag.
 func Report(f *compile.File) []Finding {
 	checked := Check(f)
-	out := make([]Finding, 0, len(f.Diagnostics)+len(checked))
-	i := 0
-	for _, d := range f.Diagnostics {
-		for i < len(checked) && checked[i].Line < d.Line {
-			out = append(out, checked[i])
-			i++
-		}
-		out = append(out, Finding{Line: d.Line, Kind: Kind(d.Kind.String()), Message: d.Message})
+	keep := symptomFilter(f)
+	out := make([]Finding, 0, len(f.Warnings)+len(f.Diagnostics)+len(checked))
+	for _, w := range f.Warnings {
+		out = append(out, Finding{Line: w.Line, Kind: Kind(w.Kind.String()), Message: w.Message})
 	}
-	return append(out, checked[i:]...)
+	for _, d := range f.Diagnostics {
+		if keep(d) {
+			out = append(out, Finding{Line: d.Line, Kind: Kind(d.Kind.String()), Message: d.Message})
+		}
+	}
+	out = append(out, checked...)
+	// Stable: a line's warnings, diagnostics (in file order) and findings
+	// keep that order.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// symptomFilter returns whether Report keeps a diagnostic of f, given f's
+// warnings (see Report).
+func symptomFilter(f *compile.File) func(compile.Diagnostic) bool {
+	var notRobots, notUTF8, noAgent, truncated bool
+	for _, w := range f.Warnings {
+		switch w.Kind {
+		case compile.WarnUTF16, compile.WarnBinary, compile.WarnHTML, compile.WarnJSON:
+			notRobots = true
+		case compile.WarnNotUTF8:
+			notUTF8 = true
+		case compile.WarnNoUserAgent:
+			noAgent = true
+		case compile.WarnTruncated:
+			truncated = true
+		}
+	}
+	var read map[int]bool // the lines read as user-agent, rule or sitemap lines
+	if notRobots {
+		read = map[int]bool{}
+		for _, g := range f.Groups {
+			for _, a := range g.Agents {
+				read[a.Line] = true
+			}
+			for _, r := range g.Rules {
+				read[r.Line] = true
+			}
+		}
+		for _, sm := range f.Sitemaps {
+			read[sm.Line] = true
+		}
+	}
+	return func(d compile.Diagnostic) bool {
+		switch {
+		case notRobots && (!read[d.Line] || d.Kind == compile.DiagNotUTF8 || d.Kind == compile.DiagHTML):
+			return false
+		case notUTF8 && d.Kind == compile.DiagNotUTF8,
+			noAgent && d.Kind == compile.DiagRuleOutsideGroup,
+			truncated && d.Kind == compile.DiagTruncated:
+			return false
+		}
+		return true
+	}
 }
 
 // ruleID is a rule of the file: group and index in it.

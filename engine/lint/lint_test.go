@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -206,7 +207,7 @@ const corpusSample = 1000
 // every semantics and checks every never-decides finding against the
 // engine. It skips when there is no corpus (internal/corpus).
 func TestCheck_Corpus(t *testing.T) {
-	dir := corpus.Dir()
+	dir := corpus.Dir(t)
 	if dir == "" {
 		t.Skip("no corpus (set " + corpus.EnvVar + ")")
 	}
@@ -236,4 +237,51 @@ func TestCheck_Corpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d files, %d never-decides findings verified against the engine", limit, checked)
+}
+
+// TestReport_FileLevelProblemOnce: issue 31 found 27 not-utf8 findings for
+// one file, and 2,155 html findings over 400 corpus files; a problem of the
+// whole file is now one finding, its warning, in place of its per-line
+// symptoms.
+func TestReport_FileLevelProblemOnce(t *testing.T) {
+	latin1 := "User-agent: *\n"
+	for i := 0; i < 27; i++ {
+		latin1 += "Disallow: /caf\xe9/" + strconv.Itoa(i) + "\n"
+	}
+	page := "<!DOCTYPE html>\n<html>\n<head><title>Robots</title></head>\n<body>\nWelcome home\n<pre>\nUser-agent: *\nDisalow: /private/\n</pre>\n</body>\n</html>\n"
+	for _, c := range []struct {
+		name string
+		body string
+		want []found
+	}{
+		{"latin-1", latin1, []found{{2, "mostly-not-utf8"}}},
+		{"utf16", "\xFF\xFEU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00D\x00i\x00s\x00a\x00l\x00l\x00o\x00w\x00:\x00 \x00/\x00\n\x00", []found{{1, "utf16"}}},
+		// The page's rules are read, and the typo on one of them is kept.
+		{"html page", page, []found{{1, "html-page"}, {8, "typo"}}},
+		{"json", "{\n  \"error\": \"not found\",\n  \"status\": 404\n}\n", []found{{1, "json-document"}}},
+		{"no user-agent", "Disallow: /a\nDisallow: /b\n", []found{{1, "no-user-agent"}}},
+	} {
+		var got []found
+		for _, f := range lint.Report(engine.Compile([]byte(c.body), engine.Options{}).File()) {
+			got = append(got, found{f.Line, f.Kind})
+		}
+		if !cmp.Equal(got, c.want) {
+			t.Errorf("%s: findings %v, want %v", c.name, got, c.want)
+		}
+	}
+	// A cut file: the warning replaces the parser's diagnostic at that line.
+	var big strings.Builder
+	big.WriteString("User-agent: *\n")
+	for big.Len() <= compile.DefaultMaxFileSize {
+		big.WriteString("Disallow: /x/\n")
+	}
+	n := 0
+	for _, f := range lint.Report(compile.Parse([]byte(big.String()), compile.Options{})) {
+		if f.Kind == "truncated" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("a cut file: %d truncated findings, want 1", n)
+	}
 }

@@ -25,7 +25,7 @@ var mergedBodies = []string{
 // read the same groups.
 func TestMergedGroups_AreSelect(t *testing.T) {
 	bodies := mergedBodies
-	if dir := corpus.Dir(); dir != "" {
+	if dir := corpus.Dir(t); dir != "" {
 		files, err := corpus.Files(dir)
 		if err != nil {
 			t.Fatal(err)

@@ -111,7 +111,7 @@ func hostileRobots(t *testing.T) map[string]string {
 }
 
 // hostileWarnings are the warnings check, explain and dump print for each
-// robots file of hostileRobots, one line each, in order (fileWarnings).
+// robots file of hostileRobots, one line each, in order (engine.Robots.Warnings).
 var hostileWarnings = map[string][]string{
 	"binary":          {"is not a text file"},
 	"utf16":           {"is UTF-16 text"},

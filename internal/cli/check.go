@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -34,7 +33,9 @@ exit status 1. A line longer than 1 MiB is not decided: it gives
 Flags:
   --robots FILE         the robots.txt to obey (required; - for standard input)
   --agent TOKEN         a product token of the crawler (repeatable); "" asks
-                        for the "*" group
+                        for the "*" group; a value that is no token is read
+                        as the semantics reads it, with a warning (rfc9309
+                        and koster1996: as a header; google: as given)
   --user-agent HEADER   the crawler's User-Agent header: its product tokens
                         (Googlebot in "Mozilla/5.0 (compatible; Googlebot/2.1)")
                         are added to those of --agent
@@ -115,7 +116,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	rf.crawler.warnings(stderr)
+	rf.crawler.warnings(rf.sem.s, stderr)
 
 	c := &checker{
 		m:       rf.crawler.matcher(r),
@@ -238,7 +239,7 @@ func (c *checker) stream(in io.Reader) error {
 // URL is the path "/". A line that is neither an absolute URL nor a path is
 // decided as the semantics reads it, and reported on stderr.
 func (c *checker) decide(what string, n int, u string) error {
-	if !isURL(u) {
+	if !engine.IsURL(u) {
 		if err := c.problem("%s %d: not a URL or path: %s (decided as the path %s; write scheme://host/path or /path)",
 			what, n, quoteText(u), quotePath(compile.ExtractPath(u, c.sem))); err != nil {
 			return err
@@ -317,26 +318,6 @@ func (c *checker) problem(format string, args ...any) error {
 }
 
 func (c *checker) flush() error { return c.w.Flush() }
-
-// isURL reports whether s is an absolute URL (scheme "://" ...), a path
-// starting with '/', or empty (the empty URL is the path "/").
-func isURL(s string) bool {
-	if s == "" || s[0] == '/' {
-		return true
-	}
-	if !isAlpha(s[0]) {
-		return false
-	}
-	// The scheme runs to its first byte that no scheme has (a ':' is one):
-	// "://" must start there.
-	i := 1
-	for i < len(s) && (isAlpha(s[i]) || '0' <= s[i] && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.') {
-		i++
-	}
-	return strings.HasPrefix(s[i:], "://")
-}
-
-func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // quoteText returns s for an error message: as it is when it is short,
 // printable UTF-8, else cut and Go-quoted, so that a binary line cannot

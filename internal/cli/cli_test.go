@@ -25,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/fuzz"
 	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 )
@@ -242,7 +243,7 @@ func runConformanceCLI(t *testing.T, sem string) {
 		// nor paths, which are decided all the same with status 1.
 		notURL := 0
 		for _, u := range g.urls {
-			if !isURL(u) {
+			if !engine.IsURL(u) {
 				notURL++
 			}
 		}
@@ -338,23 +339,40 @@ func TestCheck_EmptyAgent(t *testing.T) {
 const wikipediaLike = "User-agent: *\nDisallow: /w/\n\nUser-agent: MJ12bot\nDisallow: /\n"
 
 // Item 3: an --agent that is not a product token gets a warning saying how
-// user-agent lines are read and which --agent obeys them; --user-agent
-// takes a whole header; --agent-chain is Google's precedence.
+// it was read (issue 31: as the engine reads it, docs/SEMANTICS.md section
+// 2.3: as a User-Agent header in rfc9309 and koster1996, as given in
+// google); --user-agent takes a whole header; --agent-chain is Google's
+// precedence.
 func TestCheck_AgentNotAToken(t *testing.T) {
 	robots := writeFile(t, "robots.txt", wikipediaLike)
 	const page = "https://en.wikipedia.org/wiki/Robots.txt"
-	status, out, errs := robotstxt(t, "", "check", "--robots", robots, "--agent", "MJ12bot", page)
-	if status != 0 || out != "allowed\t"+page+"\n" {
-		t.Errorf("--agent MJ12bot: status %d, output %q (the decision stays the file's)", status, out)
+	// rfc9309 (and koster1996): MJ12bot is read as a header: MJ, which
+	// "User-agent: MJ12bot" names.
+	for _, sem := range []string{"rfc9309", "koster1996"} {
+		status, out, errs := robotstxt(t, "", "check", "--robots", robots, "--semantics", sem, "--agent", "MJ12bot", page)
+		if status != 0 || out != "disallowed\t"+page+"\n" {
+			t.Errorf("%s --agent MJ12bot: status %d, output %q, want the MJ12bot group", sem, status, out)
+		}
+		e := stderrLines(errs)
+		if len(e) != 1 || !strings.HasPrefix(e[0], `robotstxt: warning: --agent "MJ12bot" is not a product token`) ||
+			!strings.Contains(e[0], "read as a User-Agent header ("+sem+" semantics), it stands for --agent MJ") {
+			t.Errorf("%s --agent MJ12bot: stderr %q, want one warning saying it stands for --agent MJ", sem, errs)
+		}
 	}
-	e := stderrLines(errs)
-	if len(e) != 1 || !strings.HasPrefix(e[0], `robotstxt: warning: --agent "MJ12bot" is not a product token`) ||
-		!strings.Contains(e[0], `"User-agent: MJ12bot" names MJ`) || !strings.Contains(e[0], "--agent MJ obeys such lines") {
-		t.Errorf("--agent MJ12bot: stderr %q, want one warning naming --agent MJ", errs)
+	// google compares it as given: no group, as in Google's library.
+	status, out, errs := robotstxt(t, "", "check", "--robots", robots, "--semantics", "google", "--agent", "MJ12bot", page)
+	if status != 0 || out != "allowed\t"+page+"\n" {
+		t.Errorf("google --agent MJ12bot: status %d, output %q, want the \"*\" group", status, out)
+	}
+	if e := stderrLines(errs); len(e) != 1 || !strings.Contains(e[0], "google semantics compares it as given") ||
+		!strings.Contains(e[0], `"User-agent: MJ12bot" names MJ and --agent MJ obeys such lines`) {
+		t.Errorf("google --agent MJ12bot: stderr %q, want one warning naming --agent MJ", errs)
 	}
 	for _, args := range [][]string{
 		{"--agent", "MJ"},
 		{"--user-agent", "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"},
+		{"--semantics", "google", "--agent", "MJ"},
+		{"--semantics", "google", "--user-agent", "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"},
 	} {
 		status, out, errs := robotstxt(t, "", append(append([]string{"check", "--robots", robots}, args...), page)...)
 		if status != 0 || errs != "" || out != "disallowed\t"+page+"\n" {
@@ -367,8 +385,10 @@ func TestCheck_AgentNotAToken(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--agent", "Googlebot/2.1"}, "--agent Googlebot obeys such lines; give a whole User-Agent header with --user-agent"},
-		{[]string{"--agent", "360Spider"}, `names no crawler and no --agent obeys it`},
+		{[]string{"--agent", "Googlebot/2.1"}, "read as a User-Agent header (rfc9309 semantics), it stands for --agent Googlebot"},
+		{[]string{"--semantics", "google", "--agent", "Googlebot/2.1"}, "--agent Googlebot obeys such lines; give a whole User-Agent header with --user-agent"},
+		{[]string{"--agent", "360Spider"}, `it holds no product token, so it matches no group`},
+		{[]string{"--semantics", "google", "--agent", "360Spider"}, `names no crawler and no --agent obeys it`},
 		{[]string{"--user-agent", "Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/120.0"}, `names no crawler`},
 	} {
 		_, _, errs := robotstxt(t, "", append(append([]string{"check", "--robots", robots}, tc.args...), "/")...)
@@ -382,17 +402,19 @@ func TestCheck_AgentNotAToken(t *testing.T) {
 	}
 
 	// en.wikipedia.org's own file, when the corpus is there.
-	if dir := corpus.Dir(); dir == "" {
+	if dir := corpus.Dir(t); dir == "" {
 		t.Log("no corpus: en.wikipedia.org not checked")
 	} else {
 		wiki := filepath.Join(dir, "files", "en.wikipedia.org.txt")
-		_, out, errs := robotstxt(t, "", "check", "--robots", wiki, "--agent", "MJ12bot", page)
+		_, out, errs := robotstxt(t, "", "check", "--robots", wiki, "--semantics", "google", "--agent", "MJ12bot", page)
 		if out != "allowed\t"+page+"\n" || !strings.Contains(errs, "--agent MJ obeys such lines") {
-			t.Errorf("en.wikipedia.org, --agent MJ12bot: output %q, stderr %q", out, errs)
+			t.Errorf("en.wikipedia.org, google --agent MJ12bot: output %q, stderr %q", out, errs)
 		}
-		_, out, _ = robotstxt(t, "", "check", "--robots", wiki, "--agent", "MJ", page)
-		if out != "disallowed\t"+page+"\n" {
-			t.Errorf("en.wikipedia.org, --agent MJ: output %q", out)
+		for _, args := range [][]string{{"--agent", "MJ"}, {"--agent", "MJ12bot"}} {
+			_, out, _ = robotstxt(t, "", append([]string{"check", "--robots", wiki, page}, args...)...)
+			if out != "disallowed\t"+page+"\n" {
+				t.Errorf("en.wikipedia.org, %q: output %q", args, out)
+			}
 		}
 	}
 }
@@ -461,7 +483,7 @@ func TestCheck_FileWarnings(t *testing.T) {
 		{"binary", "\x00\x01\x02User-agent: *\nDisallow: /store/\x00\n", "is not a text file", "allowed"},
 		{"html", "\n<!DOCTYPE html>\n<html><head><title>404</title></head>\n<body>Not found</body></html>\n", "looks like an HTML page (line 2), not a robots.txt", "allowed"},
 		{"truncated", big.String(), "is longer than 512000 bytes: only the first 512000 bytes", "allowed"},
-		{"no group", "Disallow: /store/\nSitemap: https://example.com/s.xml\n", "has no user-agent line, so no rule applies to any crawler: every URL is allowed (its 1 rules come before", "allowed"},
+		{"no group", "Disallow: /store/\nSitemap: https://example.com/s.xml\n", "has no user-agent line, so no rule applies to any crawler: every URL is allowed (its 1 rule before any user-agent line is ignored)", "allowed"},
 		{"clean", rules, "", "disallowed"},
 		{"empty", "", "", "allowed"},
 		{"comments only", "# nothing to say\n\n", "", "allowed"},
@@ -481,7 +503,7 @@ func TestCheck_FileWarnings(t *testing.T) {
 			switch {
 			case tc.want == "" && len(e) != 0:
 				t.Errorf("%s, %s: stderr %q, want nothing", tc.name, args[0], errs)
-			case tc.want != "" && (len(e) != 1 || !strings.HasPrefix(e[0], "robotstxt: warning: "+robots+" ") || !strings.Contains(e[0], tc.want)):
+			case tc.want != "" && (len(e) != 1 || !strings.HasPrefix(e[0], "robotstxt: warning: "+robots+": the file ") || !strings.Contains(e[0], tc.want)):
 				t.Errorf("%s, %s: stderr %q, want one warning with %q", tc.name, args[0], errs, tc.want)
 			}
 			if args[0] == "check" && out != tc.store+"\t/store/x\n" {
@@ -491,7 +513,7 @@ func TestCheck_FileWarnings(t *testing.T) {
 	}
 
 	// The corpus files of the issue, when the corpus is there.
-	dir := corpus.Dir()
+	dir := corpus.Dir(t)
 	if dir == "" {
 		t.Log("no corpus: store.usps.com and www.xuexi.cn not checked")
 		return
@@ -663,7 +685,7 @@ func TestFetch_ExitStatus(t *testing.T) {
 	// A server that answers /robots.txt with a web page gets a warning.
 	page := site(200, "<!DOCTYPE html>\n<html><body>Welcome</body></html>\n")
 	status, _, errs := robotstxt(t, "", "fetch", page, "/x")
-	if status != exitOK || !strings.Contains(errs, "robotstxt: warning: "+page+"/robots.txt looks like an HTML page") {
+	if status != exitOK || !strings.Contains(errs, "robotstxt: warning: "+page+"/robots.txt: the file looks like an HTML page") {
 		t.Errorf("HTML page: status %d, stderr %q", status, errs)
 	}
 }
@@ -675,10 +697,10 @@ func TestDump_RulesFirst(t *testing.T) {
 		t.Errorf("status %d, stderr %q, output:\n%s", status, errs, out)
 	}
 	_, out, _ = robotstxt(t, "", "dump", "--robots", exampleRobots, "--agent", "ExampleBot", "--automaton")
-	if !strings.HasPrefix(out, exampleDump+"automaton:\n") || !statsLine.MatchString(out) {
+	if !strings.HasPrefix(out, exampleDump+"automaton (dump decides no URL, so only the start state is built: states are built as URLs first reach them):\n") || !statsLine.MatchString(out) {
 		t.Errorf("--automaton:\n%s", out)
 	}
-	dir := corpus.Dir()
+	dir := corpus.Dir(t)
 	if dir == "" {
 		t.Log("no corpus: google.com not dumped")
 		return
@@ -774,8 +796,8 @@ func TestIsURL(t *testing.T) {
 		"mailto:me@x":       false,
 		"x":                 false,
 	} {
-		if got := isURL(s); got != want {
-			t.Errorf("isURL(%q) = %v, want %v", s, got, want)
+		if got := engine.IsURL(s); got != want {
+			t.Errorf("engine.IsURL(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

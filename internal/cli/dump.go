@@ -19,15 +19,25 @@ merged and normalised, in priority order, one a line:
   line N: allow PATTERN
   line N: disallow PATTERN
 
-The first rule in this order that matches a URL decides it. With
---automaton it also prints the automata the rules compile to (only the
-states built so far: they are built as URLs need them) and a last line
+The first rule in this order that matches a URL decides it. Then the
+extension lines of those groups (crawl-delay, request-rate, host, ...: they
+never decide) and the file's sitemaps, one a line:
 
-  automata: N  states: N  classes: N  bytes: N  rules: N
+  line N: KEY: VALUE
+  line N: SITEMAP_URL
+
+With --automaton it also prints the automaton the rules compile to and a
+last line
+
+  states: N  classes: N  bytes: N  rules: N
+
+The automaton's states are built as URLs first reach them, and dump decides
+no URL: it shows the start state alone ('robotstxt explain' and 'check'
+decide URLs).
 
 Flags:
   --robots FILE         the robots.txt (required; - for standard input)
-` + crawlerFlagsHelp + `  --automaton           print the automata too
+` + crawlerFlagsHelp + `  --automaton           print the automaton too
 
 Exit status: 0 printed; 1 the output could not be written; 2 bad usage or an
 unreadable robots.txt.
@@ -51,12 +61,13 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	rf.crawler.warnings(stderr)
+	rf.crawler.warnings(rf.sem.s, stderr)
 	m := rf.crawler.matcher(r)
 	var b strings.Builder
 	writeSelection(&b, r, m)
+	writeExtensions(&b, r, m)
 	if *automata {
-		b.WriteString(automatonDump(m.String()))
+		b.WriteString(automatonDump(m.Dump()))
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
 			b.WriteByte('\n')
 		}
@@ -154,22 +165,50 @@ func quoteTokens(toks []string) []string {
 	return out
 }
 
-// automatonDump returns the automaton part of Matcher.String: what follows
-// the rules (which writeSelection has printed), under a heading. When the
-// dump's layout is not the one expected, it returns the whole dump.
-func automatonDump(s string) string {
-	const rulesHead = "rules in priority order:\n"
-	i := strings.Index(s, rulesHead)
-	if i < 0 {
-		return "automaton:\n" + s
+// writeExtensions writes the extension lines of the groups selected for m,
+// as written (a value crawlers cannot read is marked), and the file's
+// sitemaps, which apply to every crawler.
+func writeExtensions(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
+	invalid := map[int]bool{}
+	for _, x := range m.Extensions().Invalid {
+		invalid[x.Line] = true
 	}
-	s = s[i+len(rulesHead):]
-	for strings.HasPrefix(s, "  line ") {
-		j := strings.IndexByte(s, '\n')
-		if j < 0 {
-			return "automaton:\n"
+	b.WriteString("extensions of these groups (they never decide):\n")
+	for _, x := range m.Selection().Extensions {
+		fmt.Fprintf(b, "  line %d: %s: %s", x.Line, x.Key, x.Value)
+		if invalid[x.Line] {
+			b.WriteString(" (cannot be read: crawlers ignore it)")
 		}
-		s = s[j+1:]
+		b.WriteByte('\n')
 	}
-	return "automaton:\n" + s
+	if len(m.Selection().Extensions) == 0 {
+		b.WriteString("  (none)\n")
+	}
+	b.WriteString("sitemaps (for every crawler):\n")
+	for _, sm := range r.Sitemaps() {
+		fmt.Fprintf(b, "  line %d: %s\n", sm.Line, sm.URL)
+	}
+	if len(r.Sitemaps()) == 0 {
+		b.WriteString("  (none)\n")
+	}
+}
+
+// automatonHead starts the automaton part of Matcher.Dump.
+const automatonHead = "automaton (the states built so far"
+
+// automatonDump returns the automaton part of Matcher.Dump: what follows
+// the rules (which writeSelection has printed), under a heading that says
+// why only the start state is there. When the dump's layout is not the one
+// expected, it returns the whole dump.
+func automatonDump(s string) string {
+	const head = "automaton (dump decides no URL, so only the start state is built: states are built as URLs first reach them):\n"
+	i := strings.Index(s, automatonHead)
+	if i < 0 {
+		return head + s
+	}
+	s = s[i:]
+	if j := strings.IndexByte(s, '\n'); j >= 0 {
+		return head + s[j+1:]
+	}
+	return head
 }

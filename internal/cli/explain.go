@@ -48,7 +48,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	rf.crawler.warnings(stderr)
+	rf.crawler.warnings(rf.sem.s, stderr)
 	// With --agent-chain the matcher is that of one token (or of all when
 	// no group names any); Explain then explains with its tokens.
 	tokens := rf.crawler.matcher(r).Tokens()
@@ -56,7 +56,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status = exitOK
 	for i, raw := range urls {
 		u := trimSpace(raw)
-		if !isURL(u) {
+		if !engine.IsURL(u) {
 			status = exitProblem
 			if err := w.Flush(); err != nil {
 				return writeFailed(err, status, stderr)

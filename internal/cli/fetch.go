@@ -12,7 +12,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
-const fetchUsage = `Usage: robotstxt fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+const fetchUsage = `Usage: robotstxt fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 
 Fetches the robots.txt that governs SITE_URL (an absolute http or https URL,
 such as https://example.com/ or http://127.0.0.1:8080/page), as a crawler
@@ -30,32 +30,42 @@ does (redirects, status codes, size limit), and prints what was found, one
   size         the bytes read ("truncated" past the 500 KiB limit)
   error        why the fetch failed, if it did
 
+With --extensions, then the file's sitemaps and the extension lines of the
+crawler's groups (crawl-delay, request-rate, host, ...), as written:
+
+  sitemap      a sitemap URL, one line each
+  extension    KEY: VALUE, one line each
+
 Then, when PATH_OR_URL arguments, --agent or --user-agent are given, it
 decides each PATH_OR_URL (or SITE_URL itself when there is none) for the
 crawler, one line each in the format of 'robotstxt check': "allowed<TAB>URL"
 or "disallowed<TAB>URL", with --explain a third field "line N: allow
 PATTERN", "line N: disallow PATTERN" or "-". Paths are decided as they are
-("" is "/"); URLs must be on the site of SITE_URL. The crawler's tokens are
-those of --agent, else the product tokens of --user-agent, else "*" (any
-crawler). When the robots.txt is unreachable, the decisions are those the
-standard prescribes (everything disallowed) and the exit status is 3.
+("" is "/"); URLs must be on the site of SITE_URL. Anything else (such as
+"page/x") is decided as check decides it, as the semantics reads it, with a
+warning on standard error and exit status 1. The crawler's tokens are every
+--agent, then the product tokens of --user-agent (as for check), else "*"
+(any crawler). When the robots.txt is unreachable, the decisions are those
+the standard prescribes (everything disallowed) and the exit status is 3.
 
 Flags:
   --agent TOKEN          a product token of the crawler (repeatable)
-  --user-agent HEADER    the User-Agent header sent (default: the first
-                         --agent, else robotstxt-go); without --agent, its
-                         product tokens decide
+  --user-agent HEADER    the crawler's User-Agent header: sent with the
+                         request, and its product tokens are added to those
+                         of --agent (default header: the first --agent, else
+                         robotstxt-go)
   --agent-chain          obey only the groups of the first token that a group
                          names (Google's documented precedence)
   --explain              add the deciding rule as a third field
+  --extensions           print the sitemaps and the crawler's extension lines
   --semantics S          rfc9309 (default), google or koster1996
   --timeout DURATION     how long the fetch may take, such as 10s or 1m
                          (default 30s)
 
-Exit status: 0 an answer came (a robots.txt, or a 4xx: no robots.txt); 1 the
-output could not be written; 2 bad usage, or no robotstxt-fetch; 3 the
-robots.txt was unreachable (network error, timeout, 429 or 5xx): everything
-is disallowed.
+Exit status: 0 an answer came (a robots.txt, or a 4xx: no robots.txt); 1 some
+PATH_OR_URL was not a URL or path (still decided), or the output could not
+be written; 2 bad usage, or no robotstxt-fetch; 3 the robots.txt was
+unreachable (network error, timeout, 429 or 5xx): everything is disallowed.
 
 robotstxt runs the program robotstxt-fetch for fetch, from its own directory
 or else PATH (go install github.com/seed-275a9bd5/robotstxt/cmd/...@latest
@@ -102,9 +112,6 @@ type FetchResult struct {
 	Truncated            bool
 	Err                  error
 	Robots               *engine.Robots
-	// Body is the start of the last response body read: as many bytes as
-	// a robots.txt is read, and one more, for fileWarnings.
-	Body []byte
 }
 
 // fetcher is the Fetcher of this program (SetFetcher), or nil.
@@ -127,6 +134,7 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 	var sem semanticsFlag
 	fs.Var(&sem, "semantics", "")
 	explain := fs.Bool("explain", false, "")
+	extensions := fs.Bool("extensions", false, "")
 	chain := fs.Bool("agent-chain", false, "")
 	var userAgent *string
 	fs.Var(userAgentFlag{&userAgent}, "user-agent", "")
@@ -160,11 +168,8 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 		targets = []string{site}
 	}
 	for _, u := range targets {
-		if u == "" || u[0] == '/' {
-			continue
-		}
-		if !isURL(u) {
-			return fail(stderr, "fetch: not a URL or path: %s (want a path such as /page, or a URL on the site of %s)", quoteText(u), robotsURL)
+		if u == "" || u[0] == '/' || !engine.IsURL(u) {
+			continue // a path, or no URL: decided as check decides it
 		}
 		r, err := fetcher.RobotsURL(u)
 		if err != nil {
@@ -175,7 +180,7 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	crawler := crawlerFlags{agents: agents, userAgent: userAgent, chain: *chain}
-	crawler.warnings(stderr)
+	crawler.warnings(sem.s, stderr)
 	ua := ""
 	if userAgent != nil {
 		ua = *userAgent
@@ -196,27 +201,27 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 		if name == "" {
 			name = res.RobotsURL
 		}
-		for _, w := range fileWarnings(name, res.Body, res.Robots.File()) {
-			warn(stderr, "%s", w)
-		}
+		printWarnings(stderr, name, res.Robots.Warnings())
 	}
 
-	status = exitOK
-	if res.Unreachable {
-		status = exitUnreachable
+	var m *engine.Matcher
+	if len(crawler.tokens()) == 0 {
+		m = res.Robots.Matcher("*")
+	} else {
+		m = crawler.matcher(res.Robots)
 	}
 	w := bufio.NewWriter(stdout)
 	writeResult(w, &res)
-	if len(targets) > 0 {
-		var m *engine.Matcher
-		if len(crawler.tokens()) == 0 {
-			m = res.Robots.Matcher("*")
-		} else {
-			m = crawler.matcher(res.Robots)
-		}
-		for _, u := range targets {
-			w.Write(appendAnswer(w.AvailableBuffer(), u, m.Decide(u), *explain))
-		}
+	if *extensions {
+		writeExtensionLines(w, res.Robots, m)
+	}
+	c := &checker{m: m, sem: sem.s, explain: *explain, w: w, stderr: stderr}
+	if err := c.args(targets); err != nil {
+		return writeFailed(err, exitOK, stderr)
+	}
+	status = c.status
+	if res.Unreachable {
+		status = exitUnreachable
 	}
 	if err := w.Flush(); err != nil {
 		return writeFailed(err, status, stderr)
@@ -281,5 +286,17 @@ func writeResult(w *bufio.Writer, res *FetchResult) {
 	line("size", size)
 	if res.Err != nil {
 		line("error", fmt.Sprint(res.Err))
+	}
+}
+
+// writeExtensionLines prints the file's sitemaps and the extension lines of
+// m's groups, as written, one "key<TAB>value" line each (fetch
+// --extensions).
+func writeExtensionLines(w *bufio.Writer, r *engine.Robots, m *engine.Matcher) {
+	for _, sm := range r.Sitemaps() {
+		w.WriteString("sitemap\t" + sm.URL + "\n")
+	}
+	for _, x := range m.Selection().Extensions {
+		w.WriteString("extension\t" + x.Key + ": " + x.Value + "\n")
 	}
 }

@@ -166,7 +166,6 @@ func TestFetchCLI_Usage(t *testing.T) {
 		{[]string{"/relative"}, "no scheme"},
 		{[]string{"ftp:/x"}, "no host"},
 		{[]string{"gopher://example.com/"}, "unsupported scheme"},
-		{[]string{s.URL, "relative/path"}, "not a URL or path"},
 		{[]string{s.URL, "http://other.example/x"}, "is governed by http://other.example/robots.txt"},
 		{[]string{s.URL, "--timeout", "-1s"}, "--timeout must be positive"},
 	}
@@ -314,5 +313,44 @@ func TestFetchCLI_SwitchingProtocols(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("fetch --timeout 2s still running after 20s")
+	}
+}
+
+// TestFetchCLI_NotAURL: issue 31 found that one PATH_OR_URL that is neither
+// a URL nor a path made fetch exit 2 before fetching, while check decides
+// such a line and exits 1. fetch now does as check does.
+func TestFetchCLI_NotAURL(t *testing.T) {
+	s, _ := fetchSite(t)
+	status, out, errs := runFetchCLI(t, s.URL, "--agent", "ExampleBot", "relative/private/x", "/private/press/a")
+	if status != exitProblem || !strings.HasSuffix(out, "disallowed\trelative/private/x\nallowed\t/private/press/a\n") {
+		t.Errorf("status %d, output:\n%s", status, out)
+	}
+	_, _, checkErrs := robotstxt(t, "", "check", "--robots", exampleRobots, "--agent", "ExampleBot", "relative/private/x")
+	if errs != checkErrs || !strings.Contains(errs, "argument 1: not a URL or path: relative/private/x (decided as the path /private/x") {
+		t.Errorf("fetch says %q, check %q", errs, checkErrs)
+	}
+}
+
+// TestFetchCLI_Extensions: fetch --extensions prints the sitemaps and the
+// crawler's extension lines (issue 31: fetch printed neither).
+func TestFetchCLI_Extensions(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: ExampleBot\nCrawl-delay: 2\nDisallow: /x\n\nUser-agent: *\nCrawl-delay: 9\n\nSitemap: https://example.com/s.xml\n")
+	}))
+	defer s.Close()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--agent", "ExampleBot"}, "size\t117\nsitemap\thttps://example.com/s.xml\nextension\tcrawl-delay: 2\nallowed\t" + s.URL + "\n"},
+		{nil, "size\t117\nsitemap\thttps://example.com/s.xml\nextension\tcrawl-delay: 9\n"},
+	} {
+		status, out, _ := runFetchCLI(t, append([]string{s.URL, "--extensions"}, c.args...)...)
+		if status != exitOK || !strings.HasSuffix(out, c.want) {
+			t.Errorf("%q: status %d, output:\n%s\nwant it to end with:\n%s", c.args, status, out, c.want)
+		}
+	}
+	if _, out, _ := runFetchCLI(t, s.URL, "--agent", "ExampleBot"); strings.Contains(out, "crawl-delay") {
+		t.Errorf("without --extensions:\n%s", out)
 	}
 }

@@ -15,8 +15,11 @@ const lintUsage = `Usage: robotstxt lint [--semantics S] [--format text|json] FI
 
 Prints what in each robots.txt the parser did not fully understand, and what
 does not do what it probably means, merged by line, one finding a line as
-"FILE:LINE: KIND: message". KIND is a parser diagnostic (unknown-key, typo,
-missing-colon, invalid-value, truncated, ...) or a lint finding:
+"FILE:LINE: KIND: message". KIND is a warning about the whole file (utf16,
+binary, mostly-not-utf8, html-page, json-document, truncated,
+no-user-agent: reported once, in place of the per-line diagnostics it
+explains), a parser diagnostic (unknown-key, typo, missing-colon,
+invalid-value, ...) or a lint finding:
 
   missing-slash     a rule that starts with neither / nor *: it matches no URL
   duplicate-rule    a rule repeated for the same crawler: the copy never decides

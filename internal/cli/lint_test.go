@@ -70,3 +70,30 @@ func TestLint_JSON(t *testing.T) {
 		t.Errorf("--format xml: status %d, stderr %q", status, errs)
 	}
 }
+
+// TestLint_CheckAgree: issue 31 found that for a JSON body check warned
+// "its 2 rules come before any user-agent line" while lint called the same
+// lines unknown keys, one finding each. Both now print the library's one
+// warning (engine.Robots.Warnings), lint once.
+func TestLint_CheckAgree(t *testing.T) {
+	for _, body := range []string{
+		"{\n  \"error\": \"not found\",\n  \"status\": 404\n}\n",
+		"<!DOCTYPE html>\n<html><body>Not found</body></html>\n",
+		"Disallow: /a\nDisallow: /b\n",
+		"\xFF\xFEU\x00s\x00e\x00r\x00",
+	} {
+		robots := writeFile(t, "robots.txt", body)
+		_, _, errs := robotstxt(t, "", "check", "--robots", robots, "--agent", "a", "/x")
+		status, out, _ := robotstxt(t, "", "lint", robots)
+		w := stderrLines(errs)
+		findings := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if status != exitProblem || len(w) != 1 || len(findings) != 1 {
+			t.Errorf("%q: lint status %d, %d findings %q; check %d warnings %q: want one each", body, status, len(findings), out, len(w), errs)
+			continue
+		}
+		msg := strings.TrimPrefix(w[0], "robotstxt: warning: "+robots+": ")
+		if !strings.HasPrefix(findings[0], robots+":") || !strings.HasSuffix(findings[0], ": "+msg) {
+			t.Errorf("%q: check says %q, lint %q", body, msg, findings[0])
+		}
+	}
+}

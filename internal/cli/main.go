@@ -79,12 +79,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout, stderr)
 	case "version", "-version", "--version":
-		fmt.Fprintf(stdout, "robotstxt %s\n", version())
-		return exitOK
+		return runVersion(rest, stdout, stderr)
 	default:
 		return fail(stderr, "unknown command %s (want one of %s; see 'robotstxt help')", quoteArg(cmd), commandList)
 	}
 }
+
+// runVersion is 'robotstxt version', which takes no argument (as every
+// command, it refuses what it does not know).
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version")
+	pos, status, done := parseFlags(fs, args, versionUsage, stdout, stderr)
+	switch {
+	case done:
+		return status
+	case len(pos) > 0:
+		return fail(stderr, "version: unexpected argument %s: version takes none (see 'robotstxt help version')", quoteArg(pos[0]))
+	}
+	fmt.Fprintf(stdout, "robotstxt %s\n", version())
+	return exitOK
+}
+
+const versionUsage = "Usage: robotstxt version\n\nPrints the version of robotstxt. It takes no argument.\n"
 
 // runHelp is 'robotstxt help [COMMAND]'.
 func runHelp(args []string, stdout, stderr io.Writer) int {
@@ -110,7 +126,7 @@ Usage:
   robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
   robotstxt dump    --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
   robotstxt lint    [--semantics S] [--format text|json] FILE ...
-  robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+  robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
   robotstxt help    [COMMAND]
   robotstxt version
 
@@ -119,7 +135,7 @@ S is rfc9309 (default), google or koster1996. FILE "-" is standard input.
 
 Exit status:
   0  done: every URL decided, lint found nothing, fetch got an answer
-  1  check, explain: some URL was not a URL or path, or too long;
+  1  check, explain, fetch: some URL was not a URL or path, or too long;
      lint: something found; any command: the output could not be written
   2  bad usage, or a robots.txt or URL file that cannot be read
   3  fetch: the robots.txt was unreachable (everything is disallowed)
@@ -132,7 +148,7 @@ var commandUsage = map[string]string{
 	"dump":    dumpUsage,
 	"explain": explainUsage,
 	"help":    "Usage: robotstxt help [COMMAND]\n\nPrints the usage of robotstxt, or of COMMAND.\n",
-	"version": "Usage: robotstxt version\n\nPrints the version of robotstxt.\n",
+	"version": versionUsage,
 }
 
 const commandList = "check, explain, dump, lint, fetch, help, version"
@@ -249,11 +265,12 @@ func (c *crawlerFlags) matcher(r *engine.Robots) *engine.Matcher {
 }
 
 // warnings prints one line on stderr for each --agent that is not a product
-// token, saying how user-agent lines are read and which --agent would obey
-// them, and one when --user-agent gives no token.
-func (c *crawlerFlags) warnings(stderr io.Writer) {
+// token, saying what sem reads it as (engine.AgentTokens) and which --agent
+// obeys the user-agent lines it looks like, and one when --user-agent gives
+// no token.
+func (c *crawlerFlags) warnings(sem compile.Semantics, stderr io.Writer) {
 	for _, a := range c.agents {
-		if msg := agentWarning(a); msg != "" {
+		if msg := agentWarning(sem, a); msg != "" {
 			warn(stderr, "%s", msg)
 		}
 	}
@@ -270,19 +287,31 @@ func (c *crawlerFlags) warnings(stderr io.Writer) {
 
 // agentWarning returns the warning for an --agent value that is not a
 // product token, or "" for a token, for "" (which asks for the "*" group)
-// and for "*".
-func agentWarning(a string) string {
-	if a == "" || a == "*" || compile.ValidToken(a) {
+// and for "*". The value is read as the engine reads it in sem
+// (engine.AgentTokens, docs/SEMANTICS.md section 2.3): as a User-Agent
+// header in rfc9309 and koster1996, as given in google.
+func agentWarning(sem compile.Semantics, a string) string {
+	if engine.CheckAgent(a) == nil {
 		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--agent %s is not a product token (letters, '-' and '_'): ", quoteArg(a))
+	if sem != compile.Google {
+		switch toks := engine.AgentTokens(sem, a); len(toks) {
+		case 0:
+			b.WriteString("read as a User-Agent header, it holds no product token, so it matches no group")
+		default:
+			fmt.Fprintf(&b, "read as a User-Agent header (%s semantics), it stands for --agent %s", sem, strings.Join(toks, " --agent "))
+		}
+		return b.String()
 	}
 	line := quoteArg("User-agent: " + a)
 	name := compile.AgentName(a)
-	var b strings.Builder
-	fmt.Fprintf(&b, "--agent %s is not a product token (letters, '-' and '_'): a user-agent line is read up to its first other character, ", quoteArg(a))
+	fmt.Fprintf(&b, "google semantics compares it as given, as Google's library does, so it matches no group; a user-agent line is read up to its first other character, ")
 	if name == "" || name == "*" {
-		fmt.Fprintf(&b, "so %s names no crawler and no --agent obeys it; --agent %s matches no group", line, quoteArg(a))
+		fmt.Fprintf(&b, "so %s names no crawler and no --agent obeys it", line)
 	} else {
-		fmt.Fprintf(&b, "so %s names %s; --agent %s matches no group, --agent %s obeys such lines", line, name, quoteArg(a), name)
+		fmt.Fprintf(&b, "so %s names %s and --agent %s obeys such lines", line, name, name)
 	}
 	if strings.ContainsAny(a, " /;(") {
 		b.WriteString("; give a whole User-Agent header with --user-agent")
@@ -293,7 +322,8 @@ func agentWarning(a string) string {
 // crawlerFlagsHelp is the help of the flags that name the crawler and the
 // semantics, as dump and explain give it (check words its own at length).
 const crawlerFlagsHelp = `  --agent TOKEN         a product token of the crawler (repeatable); "" asks
-                        for the "*" group
+                        for the "*" group; a value that is no token is read
+                        as the semantics reads it, with a warning
   --user-agent HEADER   the crawler's User-Agent header, whose product tokens
                         are added to those of --agent
   --agent-chain         obey only the groups of the first token that a group
@@ -336,8 +366,15 @@ func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	if flagSetMade != nil {
+		flagSetMade(fs)
+	}
 	return fs
 }
+
+// flagSetMade, when set (by tests), is called with every FlagSet a command
+// makes, so that a test can hold a command's help to the flags it defines.
+var flagSetMade func(*flag.FlagSet)
 
 // parseFlags parses args with fs and returns the positional arguments. Flags
 // may come after positional arguments too (check /a --agent x); after "--"
@@ -462,9 +499,9 @@ func displayName(path string) string {
 	return path
 }
 
-// compileRobots reads and compiles the robots.txt at path and prints the
-// warnings of fileWarnings; on an error it prints one line naming the file
-// and returns ok false.
+// compileRobots reads and compiles the robots.txt at path and prints its
+// warnings (engine.Robots.Warnings); on an error it prints one line naming
+// the file and returns ok false.
 func compileRobots(cmd, path string, opts engine.Options, stdin io.Reader, stderr io.Writer) (*engine.Robots, bool) {
 	body, err := readRobots(path, stdin)
 	if err != nil {
@@ -472,10 +509,16 @@ func compileRobots(cmd, path string, opts engine.Options, stdin io.Reader, stder
 		return nil, false
 	}
 	r := engine.Compile(body, opts)
-	for _, w := range fileWarnings(displayName(path), body, r.File()) {
-		warn(stderr, "%s", w)
-	}
+	printWarnings(stderr, displayName(path), r.Warnings())
 	return r, true
+}
+
+// printWarnings prints the warnings of the robots.txt called name, one line
+// each: "robotstxt: warning: NAME: MESSAGE".
+func printWarnings(stderr io.Writer, name string, ws []engine.Warning) {
+	for _, w := range ws {
+		warn(stderr, "%s: %s", name, w.Message)
+	}
 }
 
 // isBrokenPipe reports whether err says the reader of our output went away.

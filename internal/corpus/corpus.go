@@ -1,12 +1,15 @@
 // Package corpus finds the shared corpus of real robots.txt files and URLs
 // (../shared/corpus beside the repository, or $ROBOTSTXT_CORPUS) for tests
-// and benchmarks. It is test support: callers skip cleanly when Dir returns
-// "". The corpus is never copied into the repository.
+// and benchmarks. It is test support: callers skip cleanly when there is no
+// corpus, and fail when $ROBOTSTXT_CORPUS names a directory that is not
+// one (a typo must not skip the corpus tests without a word). The corpus is
+// never copied into the repository.
 package corpus
 
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,32 +20,47 @@ import (
 // EnvVar names the environment variable that points at the corpus directory.
 const EnvVar = "ROBOTSTXT_CORPUS"
 
-// Dir returns the corpus directory, or "" when there is none: $ROBOTSTXT_CORPUS
-// if set (the value "off" disables the corpus), else the first
-// ../shared/corpus found walking up from the working directory.
-func Dir() string {
+// Find returns the corpus directory: $ROBOTSTXT_CORPUS if set (the value
+// "off" disables the corpus: ""), else the first ../shared/corpus found
+// walking up from the working directory, else "". A corpus directory holds
+// a files/ directory. $ROBOTSTXT_CORPUS naming anything else is an error
+// that says so.
+func Find() (string, error) {
 	if d := os.Getenv(EnvVar); d != "" {
 		if d == "off" {
-			return ""
+			return "", nil
 		}
-		if isDir(filepath.Join(d, "files")) {
-			return d
+		if !isDir(filepath.Join(d, "files")) {
+			return "", fmt.Errorf("corpus: %s=%s names no corpus directory (there is no %s): fix the path, or set %s=off to run without the corpus",
+				EnvVar, d, filepath.Join(d, "files"), EnvVar)
 		}
-		return ""
+		return d, nil
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	for d := wd; ; d = filepath.Dir(d) {
 		c := filepath.Join(d, "..", "shared", "corpus")
 		if isDir(filepath.Join(c, "files")) {
-			return filepath.Clean(c)
+			return filepath.Clean(c), nil
 		}
 		if filepath.Dir(d) == d {
-			return ""
+			return "", nil
 		}
 	}
+}
+
+// Dir is Find for a test or benchmark: it returns the corpus directory, or
+// "" when there is none, and fails tb when $ROBOTSTXT_CORPUS names no
+// corpus directory.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	d, err := Find()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
 }
 
 func isDir(p string) bool {
@@ -131,7 +149,7 @@ func ReadLines(path string) ([]string, error) {
 // there is no corpus and keeping the first shortLimit files in -short mode.
 func TestFiles(tb testing.TB, shortLimit int) []File {
 	tb.Helper()
-	dir := Dir()
+	dir := Dir(tb)
 	if dir == "" {
 		tb.Skip("corpus not found: set " + EnvVar + " or place it at ../shared/corpus")
 	}

@@ -1,0 +1,159 @@
+package doccheck
+
+import (
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// publicPackages are the packages a program outside the module imports.
+var publicPackages = []string{"compile", "automaton", "engine", "engine/fetch", "engine/lint", "fuzz"}
+
+// knownUnexported are references that stay, each with why: the test fails
+// when one of them is gone, so that the entry is removed with it.
+var knownUnexported = map[string]string{}
+
+// references are the ways a doc comment points at an identifier.
+var references = []*regexp.Regexp{
+	regexp.MustCompile(`\bsee ([a-z][A-Za-z0-9]*)\b`),           // "see find"
+	regexp.MustCompile(`\b([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*)\b`), // camelCase: "matchNormalized"
+	regexp.MustCompile(`\b([a-z][A-Za-z0-9]*)\(`),               // "find("
+	regexp.MustCompile(`\(([a-z][A-Za-z0-9]*)\)`),               // "(keep)"
+}
+
+// TestGoDoc_NoUnexportedNames: issue 31 found doc comments that sent a
+// reader of `go doc` to names it cannot see ("see find", "see run", "see
+// table"). Every doc comment that go doc shows (the package's, and those of
+// its exported constants, variables, functions, types, methods and struct
+// fields) must name only what the package exports.
+func TestGoDoc_NoUnexportedNames(t *testing.T) {
+	found := map[string]bool{}
+	for _, dir := range publicPackages {
+		for _, hit := range unexportedReferences(t, "../../"+dir, dir) {
+			found[hit] = true
+			if _, ok := knownUnexported[hit]; !ok {
+				t.Errorf("%s names an unexported identifier in its go doc", hit)
+			}
+		}
+	}
+	var gone []string
+	for k := range knownUnexported {
+		if !found[k] {
+			gone = append(gone, k)
+		}
+	}
+	sort.Strings(gone)
+	for _, k := range gone {
+		t.Errorf("%s is fixed: remove it from knownUnexported", k)
+	}
+}
+
+// unexportedReferences returns "PKG WHERE: MATCH" for every reference to an
+// unexported identifier of the package in dir in its exported docs.
+func unexportedReferences(t *testing.T, dir, name string) []string {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []string
+	for _, p := range pkgs {
+		unexported := map[string]bool{}
+		for _, f := range p.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch d := n.(type) {
+				case *ast.FuncDecl:
+					unexported[d.Name.Name] = !d.Name.IsExported()
+				case *ast.TypeSpec:
+					unexported[d.Name.Name] = !d.Name.IsExported()
+				case *ast.ValueSpec:
+					for _, id := range d.Names {
+						unexported[id.Name] = !id.IsExported() && id.Name != "_"
+					}
+				}
+				return true
+			})
+		}
+		check := func(where, text string) {
+			for _, re := range references {
+				for _, m := range re.FindAllStringSubmatch(text, -1) {
+					if unexported[m[1]] {
+						hits = append(hits, name+" "+where+": \""+m[0]+"\"")
+					}
+				}
+			}
+		}
+		dp := doc.New(p, dir, 0)
+		check("package", dp.Doc)
+		values := func(vs []*doc.Value) {
+			for _, v := range vs {
+				check(strings.Join(v.Names, ","), v.Doc)
+			}
+		}
+		values(dp.Consts)
+		values(dp.Vars)
+		for _, f := range dp.Funcs {
+			check(f.Name, f.Doc)
+		}
+		for _, ty := range dp.Types {
+			check(ty.Name, ty.Doc)
+			values(ty.Consts)
+			values(ty.Vars)
+			for _, f := range ty.Funcs {
+				check(f.Name, f.Doc)
+			}
+			for _, m := range ty.Methods {
+				check(ty.Name+"."+m.Name, m.Doc)
+			}
+			if st, ok := ty.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.StructType); ok {
+				for _, fl := range st.Fields.List {
+					if len(fl.Names) > 0 && fl.Names[0].IsExported() && fl.Doc != nil {
+						check(ty.Name+"."+fl.Names[0].Name, fl.Doc.Text())
+					}
+				}
+			}
+		}
+	}
+	return hits
+}
+
+// TestGoDoc_SemanticsStandsAlone: `go doc ./engine Semantics` said only
+// "re-exports compile.Semantics"; it must say what each semantics means.
+func TestGoDoc_SemanticsStandsAlone(t *testing.T) {
+	for _, dir := range []string{"engine", "compile"} {
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, "../../"+dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			for _, ty := range doc.New(p, dir, 0).Types {
+				if ty.Name != "Semantics" {
+					continue
+				}
+				text := ty.Doc
+				for _, c := range ty.Consts {
+					text += c.Doc
+					for _, sp := range c.Decl.Specs {
+						if vs := sp.(*ast.ValueSpec); vs.Doc != nil {
+							text += vs.Doc.Text()
+						} else if vs.Comment != nil {
+							text += vs.Comment.Text()
+						}
+					}
+				}
+				for _, want := range []string{"RFC9309", "Google", "Koster1996", "longest", "first matching rule"} {
+					if !strings.Contains(text, want) {
+						t.Errorf("%s.Semantics: its doc does not say %q:\n%s", dir, want, text)
+					}
+				}
+			}
+		}
+	}
+}
