@@ -452,6 +452,9 @@ type pacer struct {
 	idle      paceHeap // the origins of hosts that nobody waits for
 	forgotten int64
 	waited    int64
+	// went, when set (by tests), is told when each request goes, under
+	// the lock: the times the turns are counted from.
+	went func(time.Time)
 }
 
 // paceSlot is the pacing state of one origin.
@@ -482,6 +485,9 @@ func (p *pacer) wait(ctx context.Context, origin string, delay time.Duration) er
 	s.delay = delay
 	if len(s.queue) == 0 && !s.letting && !now.Before(s.last.Add(delay)) {
 		s.last = now
+		if p.went != nil {
+			p.went(now)
+		}
 		p.settle(s)
 		p.mu.Unlock()
 		return nil
@@ -512,6 +518,9 @@ func (p *pacer) wait(ctx context.Context, origin string, delay time.Duration) er
 		s.letting = false
 		if err == nil {
 			s.last = time.Now() // it goes now; else its turn is given back
+			if p.went != nil {
+				p.went(s.last)
+			}
 		}
 	} else if i := slices.Index(s.queue, w); i >= 0 {
 		s.queue = slices.Delete(s.queue, i, i+1)
