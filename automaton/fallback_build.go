@@ -282,7 +282,9 @@ func buildFallback(p *prog) *fallback {
 	// The tree below the heads: nodes by (parent, piece), parent -1-head
 	// for a head's children. Ranks come in increasing order, so a node's
 	// best pattern is the first that reaches it.
-	var edges edgeIndex[protos]
+	// At most one node per piece occurrence: the index is made at its
+	// largest size at once rather than grown through every size below it.
+	edges := edgeIndex[protos]{slots: make([]int32, 1<<bits.Len(uint(2*len(occ)|startEntries-1)))}
 	protos := make(protos, 0, len(occ))
 	var headKids, headTails []headEntry // piece in v until laid out by piece
 	var headKidPiece, headTailPiece []int32
