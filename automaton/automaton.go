@@ -144,8 +144,11 @@ type Options struct {
 	// outgrow 128 KiB, building them again, which a reservation says is to
 	// be expected, and copies its table into new memory each time it
 	// grows. That suits a process that decides many inputs on one
-	// automaton (the command line; LIMITS.md has the measurement). The
-	// reservation is held from the start and comes out of CacheBytes:
+	// automaton (the command line; LIMITS.md has the measurement). On
+	// Linux a reserved table's pages are mapped 128 KiB at a time as rows
+	// reach them, in one system call each (madvise MADV_POPULATE_WRITE),
+	// where each page would otherwise cost a page fault when first
+	// written. The reservation is held from the start and comes out of CacheBytes:
 	// Bytes counts it, and a generation holds that much less room for
 	// states. Leave it 0 for automata kept by the thousand.
 	ReserveBytes int

@@ -225,6 +225,9 @@ type generation struct {
 	// Everything below, and writes to tab's cells, are guarded by the
 	// dfa's mutex.
 
+	// mapped is how many words of a reserved table are prefaulted
+	// (prefaultAhead).
+	mapped int
 	// bytes is the memory held, as counted against prog.budget (account);
 	// psetBytes the star sets' share of it.
 	bytes, psetBytes int
@@ -307,6 +310,9 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	g.stride = g.ansAt + nExtra
 	tab := &table{}
 	if p.reserve > 0 {
+		// Mapped as rows are added (prefaultAhead): the whole reservation
+		// would cost an input that builds a few states, such as check
+		// with one URL, about 1 ms.
 		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
 	}
 	g.tab.Store(tab)
@@ -593,9 +599,15 @@ func (g *generation) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 		}
 		// canAdd checked need against a narrow table's limit.
 		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
+		if p.reserve > 0 { // a process deciding many inputs: see newGen
+			g.mapped = prefaultAhead(w, 0, need) // before copy writes the old rows
+		}
 		copy(w, tab.w)
 		tab = &table{w: w}
 		defer g.tab.Store(tab) // after the row is written
+	}
+	if p.reserve > 0 && int(base+g.stride) > g.mapped {
+		g.mapped = prefaultAhead(tab.w, g.mapped, int(base+g.stride))
 	}
 	// Nothing reads the row before a cell leading to it is stored.
 	row := tab.w[base : base+g.stride]
