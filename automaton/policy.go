@@ -61,6 +61,16 @@ const (
 	giveUpPerItem = 1
 	giveUpPerByte = 64
 	giveUpRows    = 4
+	// fallbackSetupPerItem and fallbackSetup bound the work an input may
+	// spend before the fallback is built, beyond the limit above: what
+	// building it costs (about fallbackSetupPerItem units a pattern byte),
+	// but at most fallbackSetup units (about a millisecond), so that a
+	// hostile 500 KiB file's first URL does not build megabytes of states
+	// first. With it, 200 rules "/*a*a*...*a<n>b" decide URLs of 4 KiB of
+	// 'a's on the DFA, whose forty states then serve every URL, where
+	// giving up at the tenth state sent each URL to the fallback.
+	fallbackSetupPerItem = 8
+	fallbackSetup        = 1 << 18
 	// minSkip is the number of inputs the fallback decides after a first
 	// give-up, and maxSkip the most it decides between two probes. A probe
 	// may cost a whole limit, so the first skips are long: on a hostile
@@ -74,9 +84,16 @@ const (
 )
 
 // workLimit returns the work the misses of an input may have cost when it
-// has scanned i bytes: base plus perByte for each.
+// has scanned i bytes: base plus perByte for each. Until the fallback is
+// built, giving up also costs building it (about ten units a pattern
+// byte): the DFA may first spend about as much, up to fallbackSetup, as a
+// ski rental spends the price of buying before it buys.
 func (d *dfa) workLimit() (base, perByte int) {
-	return giveUpPerItem * len(d.all), giveUpPerByte + giveUpRows*(int(d.nclass)+nExtra)
+	base = giveUpPerItem * len(d.all)
+	if d.fb.Load() == nil {
+		base += min(fallbackSetupPerItem*len(d.all), fallbackSetup)
+	}
+	return base, giveUpPerByte + giveUpRows*(int(d.nclass)+nExtra)
 }
 
 // gaveUp records that an input gave up on the DFA: the next inputs go to
