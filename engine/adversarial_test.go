@@ -17,8 +17,8 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
-	"github.com/seed-275a9bd5/robotstxt/fuzz"
 	"github.com/seed-275a9bd5/robotstxt/internal/gen"
+	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
 // The bounds the adversarial inputs (internal/gen.Adversarial) are held to.
@@ -124,7 +124,7 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 // in every semantics (RFC9309 only with -short) and holds it to the bounds
 // above: compile memory, automaton size, the number of automata (passes per
 // URL byte), decisions on short and 64 KiB URLs that allocate nothing, and
-// agreement with the reference matcher (fuzz.DecideFile) on the URLs it can
+// agreement with the reference matcher (reference.DecideFile) on the URLs it can
 // afford. It logs one line per case with what it measured.
 //
 // Each case runs in a child process (this test binary, TestAdversarialChild):
@@ -366,10 +366,10 @@ func TestAdversarialChild(t *testing.T) {
 	for _, agents := range adversarialAgentSets {
 		m := r.Matcher(agents...)
 		for _, u := range urls {
-			got, want := m.Decide(u), fuzz.DecideFile(f, agents, u)
+			got, want := m.Decide(u), reference.DecideFile(f, agents, u)
 			res.Compared++
 			if (got.Allowed != want.Allowed || got.Rule.Line != want.Line) && len(res.Disagreements) < maxReported {
-				rep := fuzz.Reproducer(c.Body, agents, u, sem)
+				rep := reference.Reproducer(c.Body, agents, u, sem)
 				if len(rep) > 2000 {
 					rep = fmt.Sprintf("(body of %d bytes: gen.Adversarial(%d), case %s; URL of %d bytes)", len(c.Body), adversarialSeed, c.Name, len(u))
 				}

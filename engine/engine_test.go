@@ -9,14 +9,14 @@ import (
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
-	"github.com/seed-275a9bd5/robotstxt/fuzz"
 	"github.com/seed-275a9bd5/robotstxt/internal/gen"
+	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
 // runTable runs the engine-independent conformance table (the JSON table
-// and fuzz.BuiltCases) against the engine, for one semantics.
+// and reference.BuiltCases) against the engine, for one semantics.
 func runTable(t *testing.T, sem compile.Semantics) {
-	fuzz.RunConformance(t, "../testdata/conformance.json", sem, func(c fuzz.Case) (bool, int, string) {
+	reference.RunConformance(t, "../testdata/conformance.json", sem, func(c reference.Case) (bool, int, string) {
 		m := engine.Compile(c.Body(), engine.Options{Semantics: sem}).Matcher(c.Agents...)
 		d := m.Decide(c.URL)
 		if a := m.Allowed(c.URL); a != d.Allowed {
@@ -33,7 +33,7 @@ func TestKoster1996_ConformanceTable(t *testing.T) { runTable(t, engine.Koster19
 // TestEngineMatchesReference_GeneratedURLs compares the engine with the
 // reference matcher on every table body, for URLs made from its patterns.
 func TestEngineMatchesReference_TableBodies(t *testing.T) {
-	cases, err := fuzz.LoadConformance("../testdata/conformance.json")
+	cases, err := reference.LoadConformance("../testdata/conformance.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,16 +41,16 @@ func TestEngineMatchesReference_TableBodies(t *testing.T) {
 		for _, sem := range []compile.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
 			body := c.Body()
 			r := engine.Compile(body, engine.Options{Semantics: sem})
-			urls := append([]string{c.URL}, fuzz.URLsFromPatterns(r.File(), 3)...)
+			urls := append([]string{c.URL}, reference.URLsFromPatterns(r.File(), 3)...)
 			for _, u := range urls {
 				got := r.Matcher(c.Agents...).Decide(u)
-				want := fuzz.Decide(body, c.Agents, u, sem)
+				want := reference.Decide(body, c.Agents, u, sem)
 				if a := r.Matcher(c.Agents...).Allowed(u); a != want.Allowed {
 					t.Errorf("%s: Allowed(%q) = %v in %s, reference %v", c.Name, u, a, sem, want.Allowed)
 				}
 				if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
 					t.Errorf("%s: engine and reference disagree on %q in %s: engine allowed=%v line=%d, reference allowed=%v line=%d\n%s",
-						c.Name, u, sem, got.Allowed, got.Rule.Line, want.Allowed, want.Line, fuzz.Reproducer(body, c.Agents, u, sem))
+						c.Name, u, sem, got.Allowed, got.Rule.Line, want.Allowed, want.Line, reference.Reproducer(body, c.Agents, u, sem))
 				}
 			}
 		}
@@ -283,9 +283,9 @@ func TestConcurrentLazyStates(t *testing.T) {
 		body := gen.Robots(40+f*25, int64(f), true)
 		urls := gen.URLs(body, goroutines*urlsPer, int64(f))
 		for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
-			want := make([]fuzz.Result, len(urls))
+			want := make([]reference.Result, len(urls))
 			for i, u := range urls {
-				want[i] = fuzz.Decide(body, []string{"Googlebot"}, u, sem)
+				want[i] = reference.Decide(body, []string{"Googlebot"}, u, sem)
 			}
 			// The default cache; a tiny one that clears; a reservation
 			// (states added in place); a reservation of a few rows, which

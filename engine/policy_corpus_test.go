@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
-	"github.com/seed-275a9bd5/robotstxt/fuzz"
 	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
+	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
 // TestPolicy_CorpusNeverGivesUp decides the real URLs of every corpus file
@@ -41,7 +41,7 @@ func TestPolicy_CorpusNeverGivesUp(t *testing.T) {
 			if st := m.Stats(); st.GiveUps != 0 || st.Fallback != 0 {
 				t.Errorf("%s (%s): the DFA gave up on %d of %d real URLs (%d decided by the fallback): %+v", f.Name, sem, st.GiveUps, len(urls), st.Fallback, st)
 			}
-			made := fuzz.URLsFromPatterns(r.File(), 2)
+			made := reference.URLsFromPatterns(r.File(), 2)
 			for _, u := range made {
 				m.Allowed(u)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
+	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
 // agentSets are the crawlers the differential tests decide for.
@@ -57,7 +58,7 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		}
 		limit := referenceBudget / (rules + 1)
 		limit = max(10, min(limit, maxURLsPerFile))
-		urls := append([]string{"/", "/robots.txt", "/index.html"}, URLsFromPatterns(f, 3)...)
+		urls := append([]string{"/", "/robots.txt", "/index.html"}, reference.URLsFromPatterns(f, 3)...)
 		if len(urls) > limit {
 			urls = urls[:limit]
 		}
@@ -70,18 +71,18 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		for _, agents := range sets {
 			m, mf := r.Matcher(agents...), rf.Matcher(agents...)
 			for _, u := range urls {
-				want := DecideFile(f, agents, u)
+				want := reference.DecideFile(f, agents, u)
 				for k, m := range []*engine.Matcher{m, mf} {
 					by := [...]string{"DFA", "fallback"}[k]
 					got := m.Decide(u)
 					n++
 					if a := m.Allowed(u); a != want.Allowed {
-						t.Errorf("%s: Allowed(%q) = %v (%s, %q, %s), reference %v\n%s", name, u, a, sem, agents, by, want.Allowed, Reproducer(body, agents, u, sem))
+						t.Errorf("%s: Allowed(%q) = %v (%s, %q, %s), reference %v\n%s", name, u, a, sem, agents, by, want.Allowed, reference.Reproducer(body, agents, u, sem))
 						return n
 					}
 					if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
 						t.Errorf("%s: engine (%s) and reference disagree (%s, %q, %q): engine allowed=%v line=%d (%s %q), reference allowed=%v line=%d (%s %q)\n%s",
-							name, by, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, got.Rule.Pattern, want.Allowed, want.Line, want.Reason, want.Pattern, Reproducer(body, agents, u, sem))
+							name, by, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, got.Rule.Pattern, want.Allowed, want.Line, want.Reason, want.Pattern, reference.Reproducer(body, agents, u, sem))
 						return n
 					}
 				}
@@ -97,7 +98,7 @@ func lastAgentName(f *compile.File) string {
 	last := ""
 	for _, g := range f.Groups {
 		for _, a := range g.Agents {
-			if name := agentName(a.Value); name != "" && name != "*" {
+			if name := reference.AgentName(a.Value); name != "" && name != "*" {
 				last = name
 			}
 		}
@@ -148,7 +149,7 @@ func TestDifferential_Corpus(t *testing.T) {
 // (alone, and after "Googlebot" so that merging is exercised) and for every
 // set of agentSets. Seeded from the conformance table.
 func FuzzEngine(f *testing.F) {
-	cases, err := LoadConformance("../testdata/conformance.json")
+	cases, err := reference.LoadConformance("../testdata/conformance.json")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
 // FuzzReferencePieces compares the reference's own URL reading and
@@ -32,13 +33,13 @@ func FuzzReferencePieces(f *testing.F) {
 // s as a pattern, differs from compile's in sm.
 func comparePieces(t *testing.T, s string, sm compile.Semantics) {
 	t.Helper()
-	if got, want := ExtractPath(s, sm), compile.ExtractPath(s, sm); got != want {
+	if got, want := reference.ExtractPath(s, sm), compile.ExtractPath(s, sm); got != want {
 		t.Errorf("%s: path of %q: reference %q, compile %q", sm, s, got, want)
 	}
-	if got, want := NormalizedPath(ExtractPath(s, sm), sm), compile.URLPath(s, sm); got != want {
+	if got, want := reference.NormalizedPath(reference.ExtractPath(s, sm), sm), compile.URLPath(s, sm); got != want {
 		t.Errorf("%s: normalised path of %q: reference %q, compile %q", sm, s, got, want)
 	}
-	if got, want := NormalizedPattern(s, sm), compile.NormalizePattern(s, sm); got != want {
+	if got, want := reference.NormalizedPattern(s, sm), compile.NormalizePattern(s, sm); got != want {
 		t.Errorf("%s: pattern %q: reference %q, compile %q", sm, s, got, want)
 	}
 }

@@ -26,8 +26,8 @@ import (
 	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
-	"github.com/seed-275a9bd5/robotstxt/fuzz"
 	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
+	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
 // built is the command built once for the package's tests.
@@ -173,30 +173,30 @@ type conformanceGroup struct {
 	agents []string
 	urls   []string
 	names  []string
-	want   []fuzz.Expect
+	want   []reference.Expect
 }
 
 // runConformanceCLI runs the conformance table (testdata/conformance.json,
-// fuzz.BuiltCases and the empty URL and agent of Google's system test)
+// reference.BuiltCases and the empty URL and agent of Google's system test)
 // through 'robotstxt check --explain', one run per robots.txt and crawler,
 // the URLs on standard input, and compares each output line's decision and
 // line with the table.
 func runConformanceCLI(t *testing.T, sem string) {
-	cases, err := fuzz.LoadConformance("../../testdata/conformance.json")
+	cases, err := reference.LoadConformance("../../testdata/conformance.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases = append(cases, fuzz.BuiltCases()...)
-	all := func(allowed bool, line int) map[string]fuzz.Expect {
-		e := fuzz.Expect{Allowed: allowed, Line: line}
-		return map[string]fuzz.Expect{"rfc9309": e, "google": e, "koster1996": e}
+	cases = append(cases, reference.BuiltCases()...)
+	all := func(allowed bool, line int) map[string]reference.Expect {
+		e := reference.Expect{Allowed: allowed, Line: line}
+		return map[string]reference.Expect{"rfc9309": e, "google": e, "koster1996": e}
 	}
 	cases = append(cases,
-		fuzz.Case{Name: "google-system/empty-robots", Agents: []string{"FooBot"}, URL: "", Expect: all(true, 0)},
-		fuzz.Case{Name: "google-system/empty-agent", Robots: googleSystem, Agents: []string{""}, URL: "", Expect: all(true, 0)},
-		fuzz.Case{Name: "google-system/empty-url", Robots: googleSystem, Agents: []string{"FooBot"}, URL: "", Expect: all(false, 2)},
-		fuzz.Case{Name: "google-system/all-empty", Agents: []string{""}, URL: "", Expect: all(true, 0)},
-		fuzz.Case{Name: "google-system/empty-agent-star", Robots: "User-agent: *\nDisallow: /a\n" + googleSystem, Agents: []string{""}, URL: "/a", Expect: all(false, 2)},
+		reference.Case{Name: "google-system/empty-robots", Agents: []string{"FooBot"}, URL: "", Expect: all(true, 0)},
+		reference.Case{Name: "google-system/empty-agent", Robots: googleSystem, Agents: []string{""}, URL: "", Expect: all(true, 0)},
+		reference.Case{Name: "google-system/empty-url", Robots: googleSystem, Agents: []string{"FooBot"}, URL: "", Expect: all(false, 2)},
+		reference.Case{Name: "google-system/all-empty", Agents: []string{""}, URL: "", Expect: all(true, 0)},
+		reference.Case{Name: "google-system/empty-agent-star", Robots: "User-agent: *\nDisallow: /a\n" + googleSystem, Agents: []string{""}, URL: "/a", Expect: all(false, 2)},
 	)
 	groups := map[string]*conformanceGroup{}
 	var keys []string

@@ -1,4 +1,4 @@
-package fuzz
+package reference
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
 )
@@ -194,12 +193,22 @@ func BuiltCases() []Case {
 	}
 }
 
+// Tester is what RunConformance needs of a test: *testing.T is one. The
+// package takes it so, rather than importing testing outside its tests.
+type Tester[T any] interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Errorf(format string, args ...any)
+	Run(name string, f func(T)) bool
+}
+
 // RunConformance runs every expectation for sem, of the table at path and of
 // BuiltCases, against decide, one subtest per case; it fails the test when
 // the table has no expectation for sem. decide returns the decision, the
 // deciding line (0 for none) and a description for failure messages. Every
 // engine runs the same table through it.
-func RunConformance(t *testing.T, path string, sem compile.Semantics, decide func(Case) (allowed bool, line int, why string)) {
+func RunConformance[T Tester[T]](t T, path string, sem compile.Semantics, decide func(Case) (allowed bool, line int, why string)) {
 	t.Helper()
 	table, err := LoadConformance(path)
 	if err != nil {
@@ -212,7 +221,7 @@ func RunConformance(t *testing.T, path string, sem compile.Semantics, decide fun
 			continue
 		}
 		n++
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name, func(t T) {
 			allowed, line, why := decide(c)
 			if allowed != want.Allowed || line != want.Line {
 				t.Errorf("%s: %s\n  want allowed=%v line=%d\n  got  allowed=%v line=%d (%s)\n  reproducer: %s",

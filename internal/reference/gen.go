@@ -1,4 +1,4 @@
-package fuzz
+package reference
 
 import (
 	"fmt"
@@ -56,7 +56,7 @@ func URLsFromPatterns(f *compile.File, perRule int) []string {
 // Reproducer returns Go source that reproduces one decision, for failure
 // messages: paste it into a test.
 func Reproducer(body []byte, agents []string, url string, sem compile.Semantics) string {
-	return fmt.Sprintf("body := []byte(%q)\nagents := %#v\nurl := %q\nsem := compile.%s // engine.Compile(body, engine.Options{Semantics: sem}).Matcher(agents...).Decide(url) vs fuzz.Decide(body, agents, url, sem)",
+	return fmt.Sprintf("body := []byte(%q)\nagents := %#v\nurl := %q\nsem := compile.%s // engine.Compile(body, engine.Options{Semantics: sem}).Matcher(agents...).Decide(url) vs reference.Decide(body, agents, url, sem)",
 		body, agents, url, semName(sem))
 }
 

@@ -1,4 +1,4 @@
-package fuzz
+package reference
 
 import (
 	"sort"
@@ -166,11 +166,11 @@ func readAgents(sem compile.Semantics, agents []string) []string {
 	return out
 }
 
-// agentName returns the name a user-agent line's value gives (section
+// AgentName returns the name a user-agent line's value gives (section
 // 2.2): "*" for a '*' alone or followed by a space, tab, vertical tab or
 // form feed, otherwise the leading run of letters, '-' and '_' (possibly
 // "", which names no crawler).
-func agentName(value string) string {
+func AgentName(value string) string {
 	if strings.HasPrefix(value, "*") {
 		if value == "*" || strings.IndexByte(" \t\v\f", value[1]) >= 0 {
 			return "*"
@@ -188,7 +188,7 @@ func agentName(value string) string {
 // agents that is a valid product token, ignoring case.
 func namesAnyAgent(g compile.Group, agents []string) bool {
 	for _, a := range g.Agents {
-		name := agentName(a.Value)
+		name := AgentName(a.Value)
 		if name == "" || name == "*" {
 			continue
 		}
@@ -204,7 +204,7 @@ func namesAnyAgent(g compile.Group, agents []string) bool {
 // isGlobalGroup reports whether one of g's user-agent lines names "*".
 func isGlobalGroup(g compile.Group) bool {
 	for _, a := range g.Agents {
-		if agentName(a.Value) == "*" {
+		if AgentName(a.Value) == "*" {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package fuzz
+package reference
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/compile"
 )
 
-const conformancePath = "../testdata/conformance.json"
+const conformancePath = "../../testdata/conformance.json"
 
 // minTableExpectations is the least number of (case, semantics) expectations
 // the JSON table must hold.
