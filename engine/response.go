@@ -33,15 +33,44 @@ package engine
 // For statuses 200 to 599 FromResponse answers as engine/fetch does for the
 // same response. It never fails; the result is safe for concurrent use.
 func FromResponse(status int, body []byte, opts Options) *Robots {
-	switch {
-	case 200 <= status && status <= 299:
+	switch ClassifyStatus(opts.Semantics, status) {
+	case StatusFile:
 		return Compile(body, opts)
-	case (status == 401 || status == 403) && opts.Semantics == Koster1996:
-		return DisallowAll(opts)
-	case status == 429:
-		return DisallowAll(opts)
-	case 300 <= status && status <= 499:
+	case StatusRedirect, StatusUnavailable:
 		return AllowAll(opts)
 	}
 	return DisallowAll(opts)
+}
+
+// StatusClass is what the HTTP status of an answer to a robots.txt request
+// means (docs/SEMANTICS.md section 5.2).
+type StatusClass uint8
+
+// The classes of ClassifyStatus.
+const (
+	StatusUnreachable StatusClass = iota // 429, 5xx, 1xx as a final answer, undefined statuses: disallow everything
+	StatusFile                           // 2xx: the body is the file
+	StatusRedirect                       // 301, 302, 303, 307, 308: follow Location; one that cannot be followed is StatusUnavailable
+	StatusUnavailable                    // other 3xx, 4xx but 429: allow everything
+	StatusForbidden                      // Koster1996's 401 and 403: disallow everything
+)
+
+// ClassifyStatus says what status means for a robots.txt in semantics sem:
+// the one place where a status is classified, for FromResponse and
+// engine/fetch. A 304 is StatusUnavailable here: only the cache that sent a
+// conditional request knows it means "use your copy".
+func ClassifyStatus(sem Semantics, status int) StatusClass {
+	switch {
+	case 200 <= status && status <= 299:
+		return StatusFile
+	case status == 301 || status == 302 || status == 303 || status == 307 || status == 308:
+		return StatusRedirect
+	case (status == 401 || status == 403) && sem == Koster1996:
+		return StatusForbidden
+	case status == 429 || 500 <= status && status <= 599:
+		return StatusUnreachable
+	case 300 <= status && status <= 499:
+		return StatusUnavailable
+	}
+	return StatusUnreachable
 }

@@ -210,12 +210,14 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 		return keepError("GET "+u.Redacted()+": "+cutText(resp.Status, MaxErrorLength)+": ", fmt.Errorf(format, args...))
 	}
 
-	switch code := resp.StatusCode; {
+	code := resp.StatusCode
+	class := engine.ClassifyStatus(c.engineOpts.Semantics, code)
+	switch {
 	case 100 <= code && code <= 199: // a final 1xx: never read
 		r.outcome = outcomeUnreachable
 		r.err = what("a final informational status (%s)", "RFC 9309 2.3.1.4: unreachable")
 		return nil
-	case 200 <= code && code <= 299:
+	case class == engine.StatusFile:
 		r.outcome = outcomeOK
 		body, truncated, err := c.readBody(resp)
 		if err != nil {
@@ -232,7 +234,7 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 	case code == http.StatusNotModified && r.conditional:
 		r.outcome = outcomeNotModified
 		r.etag, r.lastModified = validators(resp.Header)
-	case code == 301 || code == 302 || code == 303 || code == 307 || code == 308:
+	case class == engine.StatusRedirect:
 		next, err := c.redirect(u, resp, r.redirects)
 		if err != nil {
 			r.outcome, r.err = outcomeUnavailable, keepError("GET "+u.Redacted()+": "+cutText(resp.Status, MaxErrorLength)+": ", err)
@@ -240,17 +242,17 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 		}
 		_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 		return next
-	case (code == 401 || code == 403) && c.engineOpts.Semantics == engine.Koster1996:
+	case class == engine.StatusForbidden:
 		r.outcome = outcomeForbidden
-	case code == 429 || 500 <= code && code <= 599:
+	case class == engine.StatusUnavailable:
+		r.outcome = outcomeUnavailable
+		if 300 <= code && code <= 399 { // 300, 304, 305, 306 and unknown 3xx: no redirect to follow
+			r.err = what("a 3xx status that is no redirect")
+		}
+	case class == engine.StatusUnreachable && 200 <= code && code <= 599: // 429 and 5xx, which may say when to retry
 		r.outcome = outcomeUnreachable
 		r.retryAfter = retryAfter(resp.Header, c.now())
 		r.err = keepError("GET "+u.Redacted()+": ", errors.New(cutText(resp.Status, MaxErrorLength)))
-	case 400 <= code && code <= 499:
-		r.outcome = outcomeUnavailable
-	case 300 <= code && code <= 399: // 300, 304, 305, 306 and unknown 3xx: no redirect to follow
-		r.outcome = outcomeUnavailable
-		r.err = what("a 3xx status that is no redirect")
 	default: // below 100, 600 and up: unreachable (RFC 9309 2.3.1.4)
 		r.outcome = outcomeUnreachable
 		r.err = what("an undefined status")
