@@ -14,6 +14,12 @@ import (
 
 // Matcher decides URLs for one crawler. It is immutable and safe for
 // concurrent use.
+//
+// A rule has one identity from parse to decision: its place in sel.Rules,
+// the selected groups' rules merged in file order ("order" below; a rule's
+// Line is the same rule in the file). The automaton numbers its patterns in
+// another order, by priority (its "rank"), and refs, here and only here,
+// maps a rank back to the rule. Priority is a key, not an index.
 type Matcher struct {
 	sem    Semantics
 	fixed  Reason
@@ -22,28 +28,29 @@ type Matcher struct {
 	// given are the agents as the caller passed them, when one of them is
 	// not a product token (AgentTokens); nil otherwise.
 	given []string
-	// refs[i] is what pattern i of set stands for.
-	refs []ref
-	// htm holds Google's synthetic index.htm rules, which no rule of the
-	// file has: their rule and pattern (directory + "$").
-	htm []htmRule
-	set *automaton.Set
+	// refs[rank] is the rule behind the automaton's pattern of that rank.
+	refs []ruleRef
+	// indexHTM holds the directory rules Google's index.htm rule adds
+	// (IndexHTM), which no line of the file has: the rule each comes from
+	// and its pattern (the directory and '$').
+	indexHTM []indexHTMRule
+	set      *automaton.Set
 }
 
-// ref ties an automaton pattern to its rule: sel.Rules[r] for r >= 0, or,
-// for r < 0, Google's index.htm allow htm[^r]. It is small: a compiled file
-// is kept in caches by the thousand.
-type ref int32
+// ruleRef ties an automaton pattern to its rule: sel.Rules[r] for r >= 0,
+// or, for r < 0, the index.htm directory rule indexHTM[^r]. It is small: a
+// compiled file is kept in caches by the thousand.
+type ruleRef int32
 
-type htmRule struct {
-	rule    int32
+type indexHTMRule struct {
+	rule    int32 // its allow rule's order
 	pattern string
 }
 
 // rule returns the index in sel.Rules of the rule behind rf.
-func (m *Matcher) rule(rf ref) int32 {
+func (m *Matcher) rule(rf ruleRef) int32 {
 	if rf < 0 {
-		return m.htm[^rf].rule
+		return m.indexHTM[^rf].rule
 	}
 	return int32(rf)
 }
@@ -116,23 +123,23 @@ func (r *Robots) build(given []string) *Matcher {
 			next[k], at = at, at+next[k]
 		}
 	}
-	m.refs = make([]ref, n)
+	m.refs = make([]ruleRef, n)
 	if cap(pats) < n {
 		pats = make([]automaton.Pattern, n)
 	}
 	pats = pats[:n]
 	placed := int32(0) // each pattern goes at its rank, or in file order
-	m.eachPattern(func(p automaton.Pattern, order int, htm bool) {
+	m.eachPattern(func(p automaton.Pattern, order int, indexHTM bool) {
 		at := placed
 		if ranked {
 			at = next[p.Priority>>32]
 			next[p.Priority>>32]++
 		}
 		placed++
-		rf := ref(order)
-		if htm {
-			rf = ^ref(len(m.htm))
-			m.htm = append(m.htm, htmRule{rule: int32(order), pattern: p.Bytes + "$"})
+		rf := ruleRef(order)
+		if indexHTM {
+			rf = ^ruleRef(len(m.indexHTM))
+			m.indexHTM = append(m.indexHTM, indexHTMRule{rule: int32(order), pattern: p.Bytes + "$"})
 		}
 		pats[at], m.refs[at] = p, rf
 	})
@@ -158,7 +165,7 @@ const maxRankKey = 511
 // index.htm pattern derived from that rule. Every path starts with '/': a
 // rule whose pattern starts with neither '/' nor '*' can never match (lint
 // reports it), so it gives none.
-func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, htm bool)) {
+func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, indexHTM bool)) {
 	for order, rule := range m.sel.Rules {
 		p := rule.Pattern
 		if !m.mayMatch(p) {
@@ -171,10 +178,8 @@ func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, htm bool))
 			p, anchored = p[:len(p)-1], true
 		}
 		fn(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: Priority(m.sem, rule.Kind, len(rule.Pattern), order)}, order, false)
-		if m.sem == Google && rule.Kind == compile.Allow {
-			if dir, ok := indexHTMDir(rule.Pattern); ok {
-				fn(automaton.Pattern{Bytes: dir, Anchored: true, Priority: Priority(m.sem, compile.Allow, len(dir)+1, order)}, order, true)
-			}
+		if p, ok := IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
+			fn(automaton.Pattern{Bytes: p[:len(p)-1], Anchored: true, Priority: Priority(m.sem, compile.Allow, len(p), order)}, order, true)
 		}
 	}
 }
@@ -187,17 +192,34 @@ func (m *Matcher) mayMatch(p string) bool {
 
 // ruleOf returns the rule behind rf, the reason it decides for, and the
 // pattern it matches with (Google's index.htm allow: the directory and '$').
-func (m *Matcher) ruleOf(rf ref) (*compile.Rule, Reason, string) {
+func (m *Matcher) ruleOf(rf ruleRef) (*compile.Rule, Reason, string) {
 	rule := &m.sel.Rules[m.rule(rf)]
 	if rf < 0 {
-		return rule, ReasonIndexHTM, m.htm[^rf].pattern
+		return rule, ReasonIndexHTM, m.indexHTM[^rf].pattern
 	}
 	return rule, ReasonRule, rule.Pattern
 }
 
-// indexHTMDir implements Google's index.htm rule: an allow pattern whose last
-// '/'-segment starts with "/index.htm" also allows its directory exactly. It
-// returns the directory (up to and including the last '/').
+// IndexHTM is Google's index.htm rule, the one place it is decided: in
+// Google semantics an allow rule whose pattern's last '/'-segment starts
+// with "/index.htm" also allows its directory exactly (docs/SEMANTICS.md
+// section 4.3). IndexHTM returns that directory rule's pattern, the
+// directory (up to and including the last '/') and '$', or false when rule r
+// makes none in semantics sem. The directory rule has r's line and file
+// order, and the priority of its own pattern.
+func IndexHTM(sem Semantics, r RuleKind, pattern string) (string, bool) {
+	if sem != Google || r != compile.Allow {
+		return "", false
+	}
+	dir, ok := indexHTMDir(pattern)
+	if !ok {
+		return "", false
+	}
+	return dir + "$", true
+}
+
+// indexHTMDir is IndexHTM's test, for a Google allow pattern p: it returns
+// the directory without the '$'.
 func indexHTMDir(p string) (string, bool) {
 	i := strings.LastIndexByte(p, '/')
 	if i < 0 || !strings.HasPrefix(p[i:], "/index.htm") {
@@ -405,11 +427,44 @@ func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) 
 // file order. It is shared: callers must not modify it.
 func (m *Matcher) Selection() Selection { return m.sel }
 
+// RankedRule is one of a Matcher's rules as it takes part in decisions: a
+// rule of its merged groups, or the directory rule Google's index.htm rule
+// adds for an allow rule (IndexHTM), which has that rule's line and value
+// and the directory's pattern.
+type RankedRule struct {
+	Rule
+	IndexHTM bool
+}
+
+// Rules returns m's rules in priority order, best first: the first of them
+// that matches a URL decides it (Priority). A rule whose pattern can match
+// no path (one that starts with neither '/' nor '*') is listed too, where
+// its priority puts it. It allocates; deciding never calls it.
+func (m *Matcher) Rules() []RankedRule {
+	type ranked struct {
+		r    RankedRule
+		prio uint64
+	}
+	rs := make([]ranked, 0, len(m.sel.Rules)+len(m.indexHTM))
+	for order, rule := range m.sel.Rules {
+		rs = append(rs, ranked{RankedRule{Rule: Rule{rule.Line, rule.Kind, rule.Pattern, rule.Value}}, Priority(m.sem, rule.Kind, len(rule.Pattern), order)})
+		if p, ok := IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
+			rs = append(rs, ranked{RankedRule{Rule{rule.Line, compile.Allow, p, rule.Value}, true}, Priority(m.sem, compile.Allow, len(p), order)})
+		}
+	}
+	sort.SliceStable(rs, func(a, b int) bool { return rs[a].prio > rs[b].prio })
+	out := make([]RankedRule, len(rs))
+	for i, r := range rs {
+		out[i] = r.r
+	}
+	return out
+}
+
 // Bytes returns the memory m holds beyond the parsed file: its rule table
 // and its automaton, states built so far included. It takes no lock.
 func (m *Matcher) Bytes() int {
 	n := sizeofMatcher + 4*len(m.refs) + m.set.Bytes()
-	for _, h := range m.htm {
+	for _, h := range m.indexHTM {
 		n += 24 + len(h.pattern)
 	}
 	if len(m.sel.Groups) > 1 { // the merged rules are a copy
@@ -497,26 +552,13 @@ func (m *Matcher) Dump() string {
 		fmt.Fprintf(&b, " (%s)", m.fixed)
 	}
 	b.WriteString("\n")
-	// Rules in priority order, as the automaton numbers them.
-	type line struct {
-		rule    compile.Rule
-		htm     bool
-		pattern string
-		prio    uint64
-	}
-	lines := make([]line, len(m.refs))
-	for i, rf := range m.refs {
-		rule, reason, pattern := m.ruleOf(rf)
-		lines[i] = line{*rule, reason == ReasonIndexHTM, pattern, Priority(m.sem, rule.Kind, len(pattern), int(m.rule(rf)))}
-	}
-	sort.SliceStable(lines, func(a, b int) bool { return lines[a].prio > lines[b].prio })
 	b.WriteString("rules in priority order:\n")
-	for _, l := range lines {
+	for _, r := range m.Rules() {
 		extra := ""
-		if l.htm {
+		if r.IndexHTM {
 			extra = " (index.htm)"
 		}
-		fmt.Fprintf(&b, "  line %d: %s %s%s\n", l.rule.Line, l.rule.Kind, l.pattern, extra)
+		fmt.Fprintf(&b, "  line %d: %s %s%s\n", r.Line, r.Kind, r.Pattern, extra)
 	}
 	b.WriteString("automaton (the states built so far, by the URLs decided so far):\n")
 	b.WriteString(m.set.String())

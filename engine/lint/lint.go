@@ -389,13 +389,6 @@ func literalPart(p string) string {
 	return strings.TrimSuffix(p, "$")
 }
 
-// isIndexHTM reports whether an allow pattern is one of Google's index.htm
-// rules (see engine's ReasonIndexHTM).
-func isIndexHTM(p string) bool {
-	i := strings.LastIndexByte(p, '/')
-	return i >= 0 && strings.HasPrefix(p[i:], "/index.htm")
-}
-
 // shadowedLongest finds, among the merged rules ids (in file order), those
 // that never decide under longest-match priority, and a rule that beats
 // each.
@@ -421,7 +414,7 @@ func (c *checker) shadowedLongest(ids []ruleID) map[ruleID]ruleID {
 	found := map[ruleID]ruleID{}
 	for i, id := range ids {
 		r := c.rule(id)
-		if sem == compile.Google && r.Kind == compile.Allow && isIndexHTM(r.Pattern) {
+		if _, ok := engine.IndexHTM(sem, r.Kind, r.Pattern); ok {
 			continue
 		}
 		if j := best[canon(r.Pattern)]; j != i {

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -81,18 +80,8 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// dumpRule is a rule as dump prints it.
-type dumpRule struct {
-	line     int
-	kind     compile.RuleKind
-	pattern  string
-	indexHTM bool // Google's synthetic allow of an index.htm rule's directory
-	prio     uint64
-}
-
 // writeSelection writes the semantics, the tokens, the selected groups and
-// their merged rules in priority order (engine.Priority: the one place
-// where precedence is decided).
+// their merged rules in priority order (Matcher.Rules).
 func writeSelection(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
 	sem := r.Semantics()
 	sel := m.Selection()
@@ -116,21 +105,7 @@ func writeSelection(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
 		fmt.Fprintf(b, "  group %d: %s\n", gi+1, strings.Join(agents, "; "))
 	}
 
-	rules := make([]dumpRule, 0, len(sel.Rules))
-	for order, rule := range sel.Rules {
-		rules = append(rules, dumpRule{rule.Line, rule.Kind, rule.Pattern, false,
-			engine.Priority(sem, rule.Kind, len(rule.Pattern), order)})
-		if sem == compile.Google && rule.Kind == compile.Allow {
-			// Google's index.htm rule (docs/SEMANTICS.md section 4): an
-			// allow of /d/index.htm* also allows /d/ exactly.
-			if i := strings.LastIndexByte(rule.Pattern, '/'); i >= 0 && strings.HasPrefix(rule.Pattern[i:], "/index.htm") {
-				dir := rule.Pattern[:i+1] + "$"
-				rules = append(rules, dumpRule{rule.Line, compile.Allow, dir, true,
-					engine.Priority(sem, compile.Allow, len(dir), order)})
-			}
-		}
-	}
-	sort.SliceStable(rules, func(i, j int) bool { return rules[i].prio > rules[j].prio })
+	rules := m.Rules()
 	switch {
 	case sem == compile.Koster1996:
 		b.WriteString("rules in priority order (the first in file order that matches decides):\n")
@@ -138,8 +113,8 @@ func writeSelection(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
 		b.WriteString("rules in priority order (the longest matching pattern decides; allow wins a tie):\n")
 	}
 	for _, rl := range rules {
-		fmt.Fprintf(b, "  line %d: %s %s", rl.line, rl.kind, rl.pattern)
-		if rl.indexHTM {
+		fmt.Fprintf(b, "  line %d: %s %s", rl.Line, rl.Kind, rl.Pattern)
+		if rl.IndexHTM {
 			b.WriteString(" (index.htm: the directory itself)")
 		}
 		b.WriteByte('\n')
