@@ -310,9 +310,9 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	g.stride = g.ansAt + nExtra
 	tab := &table{}
 	if p.reserve > 0 {
-		// Mapped as rows are added (prefaultAhead): the whole reservation
-		// would cost an input that builds a few states, such as check
-		// with one URL, about 1 ms.
+		// Mapped as rows are added (prefaultAhead): mapping the whole
+		// reservation at once would cost an input that builds a few
+		// states, such as check with one URL, more than it saves.
 		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
 	}
 	g.tab.Store(tab)

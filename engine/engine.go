@@ -46,10 +46,11 @@ import (
 //     quirks included: longest match as RFC9309, but only patterns are
 //     percent-normalised, never URLs; an allow of /d/index.html also
 //     allows /d/; an agent string that is no product token names no group.
-//   - Koster1996: the 1996 draft, for reproducing crawlers written to it
-//     (Python's urllib.robotparser): the first matching rule in file order
-//     decides, '*' and '$' are ordinary bytes, a blank line ends a record,
-//     and 401 and 403 disallow everything when fetching.
+//   - Koster1996: the 1996 draft as written: the first matching rule in
+//     file order decides, '*' and '$' are ordinary bytes, a blank line
+//     ends a record, and 401 and 403 disallow everything when fetching.
+//     Groups are picked as in RFC9309 (names equal, ignoring case), which
+//     is not what Python's urllib.robotparser does (docs/SEMANTICS.md 2.5).
 type Semantics = compile.Semantics
 
 // The three semantics; see Semantics.

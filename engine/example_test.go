@@ -95,7 +95,7 @@ func Example_library() {
 	body := []byte("User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot-Image\nDisallow: /photos/\n")
 	robots := engine.Compile(body, engine.Options{Semantics: engine.RFC9309}) // never fails
 	m := robots.Matcher("Googlebot-Image", "Googlebot")                       // cached, safe for concurrent use
-	d := m.Decide("https://example.com/photos/a.jpg")                         // one pass, no allocation
+	d := m.Decide("https://example.com/photos/a.jpg")                         // no allocation
 	fmt.Println(d.Allowed, d.Rule.Line, d.Rule.Kind, d.Rule.Pattern)
 	d = m.Decide("https://example.com/private/plans") // a group names Googlebot-Image, so "*" does not apply
 	fmt.Println(d.Allowed, d.Rule.Line, d.Rule.Kind, d.Reason)

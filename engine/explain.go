@@ -112,7 +112,7 @@ func explain(f *compile.File, m *Matcher, url string) Explanation {
 // String returns e for people, one field a line:
 //
 //	url:       https://example.com/private/plans
-//	path:      /private/plans
+//	path:      /private/plans (rfc9309)
 //	agent:     ExampleBot: no group names it, so the "*" group applies (user-agent line 2)
 //	groups:    user-agent line 2
 //	decision:  disallowed by line 3: disallow /private/

@@ -120,6 +120,25 @@ func TestKoster1996_Explain_FirstMatch(t *testing.T) {
 	}
 }
 
+// TestKoster1996_AgentNameEqualsNotSubstring: the 1996 draft compares
+// names (3.2.1, "The name comparisons are case-insensitive"), so
+// "User-agent: bot" does not name MyBot, and MyBot's own record applies;
+// urllib.robotparser, which matches by substring and takes the first
+// matching record, answers the other way (docs/SEMANTICS.md 2.5).
+func TestKoster1996_AgentNameEqualsNotSubstring(t *testing.T) {
+	body := []byte("User-agent: bot\nDisallow: /a\n\nUser-agent: MyBot\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n")
+	m := engine.Compile(body, engine.Options{Semantics: engine.Koster1996}).Matcher("MyBot")
+	for _, c := range []struct {
+		url     string
+		allowed bool
+		line    int
+	}{{"/a", true, 0}, {"/b", false, 5}, {"/c", true, 0}} {
+		if d := m.Decide(c.url); d.Allowed != c.allowed || d.Rule.Line != c.line {
+			t.Errorf("%s: allowed %v by line %d, want %v by line %d", c.url, d.Allowed, d.Rule.Line, c.allowed, c.line)
+		}
+	}
+}
+
 func TestExplain_NoGroupAndFixed(t *testing.T) {
 	r := engine.Compile([]byte("User-agent: a\nDisallow: /\n"), engine.Options{})
 	e := r.Explain("/x", "b")

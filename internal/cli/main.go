@@ -28,11 +28,9 @@ const (
 // The garbage collector's settings when the environment gives none. A
 // command is a short process that keeps what it builds (the parsed file and
 // its automaton) to the end, and allocates nothing per URL: collecting
-// whenever the heap doubles from 4 MB, Go's default, only spends time. On
-// 200,000 URLs (the large generated file) the one collection it made cost
-// check 9 ms of CPU and 4-6 ms of its 67-73 (medians of 9, three
-// interleaved rounds). The limit keeps the memory of a hostile file's
-// thrashing cache bounded: 53 MB where GOGC=400 alone let it reach 111 MB.
+// whenever the heap doubles from 4 MB, Go's default, only spends time. The
+// soft limit keeps a hostile file's memory bounded all the same. LIMITS.md
+// gives what each setting was measured to earn.
 const (
 	gcPercent   = 400      // GOGC
 	memoryLimit = 48 << 20 // GOMEMLIMIT, soft
