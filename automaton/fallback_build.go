@@ -17,19 +17,25 @@ type pairTable struct {
 	n    int
 }
 
-// get returns the value of (a, b), or -1.
-func (t *pairTable) get(a, b int32) int32 {
+// slot returns the key of (a, b) and the slot that holds it, or the empty
+// slot where it would go.
+func (t *pairTable) slot(a, b int32) (uint64, uint64) {
 	k := uint64(uint32(a))<<32 | uint64(uint32(b)) + 1
 	mask := uint64(len(t.keys) - 1)
 	h := k * 0x9E3779B97F4A7C15
-	for i := (h ^ h>>29) & mask; ; i = (i + 1) & mask {
-		switch t.keys[i] {
-		case k:
-			return t.vals[i]
-		case 0:
-			return -1
-		}
+	i := (h ^ h>>29) & mask
+	for t.keys[i] != k && t.keys[i] != 0 {
+		i = (i + 1) & mask
 	}
+	return k, i
+}
+
+// get returns the value of (a, b), or -1.
+func (t *pairTable) get(a, b int32) int32 {
+	if k, i := t.slot(a, b); t.keys[i] == k {
+		return t.vals[i]
+	}
+	return -1
 }
 
 // newPairTable returns a table for about n pairs (it grows past them).
@@ -41,21 +47,15 @@ func newPairTable(n int) pairTable {
 // getOrAdd returns the value of (a, b), adding v for it when absent (then
 // added is true).
 func (t *pairTable) getOrAdd(a, b, v int32) (int32, bool) {
-	k := uint64(uint32(a))<<32 | uint64(uint32(b)) + 1
-	mask := uint64(len(t.keys) - 1)
-	h := k * 0x9E3779B97F4A7C15
-	for i := (h ^ h>>29) & mask; ; i = (i + 1) & mask {
-		switch t.keys[i] {
-		case k:
-			return t.vals[i], false
-		case 0:
-			t.keys[i], t.vals[i] = k, v
-			if t.n++; 2*t.n > len(t.keys) {
-				t.grow()
-			}
-			return v, true
-		}
+	k, i := t.slot(a, b)
+	if t.keys[i] == k {
+		return t.vals[i], false
 	}
+	t.keys[i], t.vals[i] = k, v
+	if t.n++; 2*t.n > len(t.keys) {
+		t.grow()
+	}
+	return v, true
 }
 
 func (t *pairTable) grow() {

@@ -154,13 +154,13 @@ func ParseExtensions(exts []Extension) Extensions {
 			}
 		case "request-rate":
 			var r RequestRate
-			if r, ok = ParseRequestRate(x.Value); ok {
+			if r, ok = parseRequestRate(x.Value); ok {
 				r.Line = x.Line
 				e.RequestRates = append(e.RequestRates, r)
 			}
 		case "visit-time":
 			var w TimeWindow
-			if w, ok = ParseTimeWindow(x.Value); ok {
+			if w, ok = parseTimeWindow(x.Value); ok {
 				e.VisitTimes = append(e.VisitTimes, VisitTime{Window: w, Line: x.Line})
 			}
 		case "host":
@@ -169,7 +169,7 @@ func ParseExtensions(exts []Extension) Extensions {
 			}
 		case "clean-param":
 			var c CleanParam
-			if c, ok = ParseCleanParam(x.Value); ok {
+			if c, ok = parseCleanParam(x.Value); ok {
 				c.Line = x.Line
 				e.CleanParams = append(e.CleanParams, c)
 			}
@@ -303,10 +303,10 @@ func prefixGlob(path, prefix string) bool {
 	return true
 }
 
-// ParseRequestRate reads a request-rate value (see RequestRate); Line is
+// parseRequestRate reads a request-rate value (see RequestRate); Line is
 // left 0. It reports false for anything else, also for 0 requests or a zero
 // period.
-func ParseRequestRate(value string) (RequestRate, bool) {
+func parseRequestRate(value string) (RequestRate, bool) {
 	fields := strings.Fields(value)
 	window := ""
 	if n := len(fields); n > 1 && strings.IndexByte(fields[n-1], '-') >= 0 {
@@ -326,7 +326,7 @@ func ParseRequestRate(value string) (RequestRate, bool) {
 	}
 	r := RequestRate{Requests: requests, Per: period}
 	if window != "" {
-		if r.Window, ok = ParseTimeWindow(window); !ok {
+		if r.Window, ok = parseTimeWindow(window); !ok {
 			return RequestRate{}, false
 		}
 	}
@@ -364,10 +364,10 @@ func parsePeriod(s string) (time.Duration, bool) {
 	return d * factor, true
 }
 
-// ParseTimeWindow reads a time window "HHMM-HHMM" (or "HH:MM-HH:MM"),
+// parseTimeWindow reads a time window "HHMM-HHMM" (or "HH:MM-HH:MM"),
 // hours 00-23 (24 for an end of 2400), minutes 00-59, in UTC. It reports
 // false for anything else, and for a window whose start equals its end.
-func ParseTimeWindow(value string) (TimeWindow, bool) {
+func parseTimeWindow(value string) (TimeWindow, bool) {
 	from, to, ok := strings.Cut(strings.TrimSpace(value), "-")
 	if !ok {
 		return TimeWindow{}, false
@@ -401,11 +401,11 @@ func parseHHMM(s string, end bool) (time.Duration, bool) {
 	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute, true
 }
 
-// ParseCleanParam reads a clean-param value, "p1&p2 [PREFIX]" (see
+// parseCleanParam reads a clean-param value, "p1&p2 [PREFIX]" (see
 // CleanParam); Line is left 0. It reports false when there is no parameter,
 // a parameter name is empty, there is more than one prefix, or the prefix
 // does not start with '/' or '*' (a full URL is not a prefix).
-func ParseCleanParam(value string) (CleanParam, bool) {
+func parseCleanParam(value string) (CleanParam, bool) {
 	fields := strings.Fields(value)
 	if len(fields) == 0 || len(fields) > 2 {
 		return CleanParam{}, false

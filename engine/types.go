@@ -2,8 +2,36 @@ package engine
 
 import "github.com/seed-275a9bd5/robotstxt/compile"
 
-// The types below are package compile's, named here so that a user of
-// decisions, explanations and sitemaps imports engine alone.
+// The types below are package compile's, named here, in this file alone,
+// so that a user of decisions, explanations and sitemaps imports engine
+// alone.
+
+// Semantics selects how a robots.txt is read and decided (Options.Semantics;
+// docs/SEMANTICS.md gives every rule with its source). It is
+// compile.Semantics; the zero value is RFC9309. The three differ in:
+//
+//   - RFC9309: the standard, read leniently. The longest matching pattern
+//     decides and allow wins a tie; pattern and URL are brought to one
+//     percent-encoding (%7E and ~ are the same) before comparing; /robots.txt
+//     is always allowed; an agent string that is no product token is read
+//     as a User-Agent header. The default for any crawler.
+//   - Google: exactly what Google's open-source robots.txt library decides,
+//     quirks included: longest match as RFC9309, but only patterns are
+//     percent-normalised, never URLs; an allow of /d/index.html also
+//     allows /d/; an agent string that is no product token names no group.
+//   - Koster1996: the 1996 draft as written: the first matching rule in
+//     file order decides, '*' and '$' are ordinary bytes, a blank line
+//     ends a record, and 401 and 403 disallow everything when fetching.
+//     Groups are picked as in RFC9309 (names equal, ignoring case), which
+//     is not what Python's urllib.robotparser does (docs/SEMANTICS.md 2.5).
+type Semantics = compile.Semantics
+
+// The three semantics; see Semantics.
+const (
+	RFC9309    = compile.RFC9309    // the standard, read leniently (the default)
+	Google     = compile.Google     // Google's library, bit for bit
+	Koster1996 = compile.Koster1996 // the 1996 draft: first match, no wildcards
+)
 
 // RuleKind says whether a rule allows or disallows; it is compile.RuleKind.
 // The zero value, NoRule, is the kind of the Rule of a Decision that no rule

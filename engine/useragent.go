@@ -304,13 +304,13 @@ func containsFold(list []string, s string) bool {
 // With a file that has a group for only one token of the chain, both give
 // the same matcher.
 func FallbackTokens(token string) []string {
-	return AppendFallbackTokens(nil, token)
+	return appendFallbackTokens(nil, token)
 }
 
-// AppendFallbackTokens appends the fallback chain of token (see
+// appendFallbackTokens appends the fallback chain of token (see
 // FallbackTokens) to dst and returns the extended slice. The tokens are
 // substrings of token; it allocates only when dst must grow.
-func AppendFallbackTokens(dst []string, token string) []string {
+func appendFallbackTokens(dst []string, token string) []string {
 	t := compile.AgentName(token)
 	if t == "*" {
 		return dst

@@ -112,14 +112,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		in = f
 	}
-	r, ok := compileRobots("check", rf.robots, engine.Options{Semantics: rf.sem.s, ReserveBytes: checkReserveBytes}, stdin, stderr)
+	_, m, ok := rf.load("check", engine.Options{ReserveBytes: checkReserveBytes}, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}
-	rf.crawler.warnings(rf.sem.s, stderr)
 
 	c := &checker{
-		m:       rf.crawler.matcher(r),
+		m:       m,
 		sem:     rf.sem.s,
 		explain: *explain,
 		w:       bufio.NewWriterSize(stdout, outBufferSize),

@@ -56,12 +56,10 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(rest) > 0:
 		return fail(stderr, "dump: unexpected argument %s: dump takes no URL (see 'robotstxt help dump'; 'robotstxt explain' explains URLs)", quoteArg(rest[0]))
 	}
-	r, ok := compileRobots("dump", rf.robots, engine.Options{Semantics: rf.sem.s}, stdin, stderr)
+	r, m, ok := rf.load("dump", engine.Options{}, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}
-	rf.crawler.warnings(rf.sem.s, stderr)
-	m := rf.crawler.matcher(r)
 	var b strings.Builder
 	writeSelection(&b, r, m)
 	writeExtensions(&b, r, m)

@@ -44,14 +44,13 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(urls) == 0:
 		return fail(stderr, "explain: no URL given (see 'robotstxt help explain')")
 	}
-	r, ok := compileRobots("explain", rf.robots, engine.Options{Semantics: rf.sem.s}, stdin, stderr)
+	r, m, ok := rf.load("explain", engine.Options{}, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}
-	rf.crawler.warnings(rf.sem.s, stderr)
 	// With --agent-chain the matcher is that of one token (or of all when
 	// no group names any); Explain then explains with its tokens.
-	tokens := rf.crawler.matcher(r).Tokens()
+	tokens := m.Tokens()
 	w := bufio.NewWriter(stdout)
 	status = exitOK
 	for i, raw := range urls {

@@ -497,6 +497,20 @@ func displayName(path string) string {
 	return path
 }
 
+// load reads and compiles the robots.txt the flags name, in their
+// semantics and with opts' other settings, prints what cmd's user should
+// know of the agents given, and returns the file and the crawler's
+// matcher; false when the file cannot be read (reported on stderr).
+func (rf *robotsFlags) load(cmd string, opts engine.Options, stdin io.Reader, stderr io.Writer) (*engine.Robots, *engine.Matcher, bool) {
+	opts.Semantics = rf.sem.s
+	r, ok := compileRobots(cmd, rf.robots, opts, stdin, stderr)
+	if !ok {
+		return nil, nil, false
+	}
+	rf.crawler.warnings(rf.sem.s, stderr)
+	return r, rf.crawler.matcher(r), true
+}
+
 // compileRobots reads and compiles the robots.txt at path and prints its
 // warnings (engine.Robots.Warnings); on an error it prints one line naming
 // the file and returns ok false.
