@@ -362,7 +362,7 @@ func TestAdversarialChild(t *testing.T) {
 	if len(urls) > referenceURLs {
 		urls = append(append([]string(nil), urls[:referenceURLs-4]...), urls[len(urls)-4:]...)
 	}
-	f := r.File()
+	f := reference.Parse(c.Body, sem)
 	for _, agents := range adversarialAgentSets {
 		m := r.Matcher(agents...)
 		for _, u := range urls {

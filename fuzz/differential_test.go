@@ -68,10 +68,11 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 			}
 			urls = append(urls, u)
 		}
+		ref := reference.Parse(body, f.Semantics)
 		for _, agents := range sets {
 			m, mf := r.Matcher(agents...), rf.Matcher(agents...)
 			for _, u := range urls {
-				want := reference.DecideFile(f, agents, u)
+				want := reference.DecideFile(ref, agents, u)
 				for k, m := range []*engine.Matcher{m, mf} {
 					by := [...]string{"DFA", "fallback"}[k]
 					got := m.Decide(u)

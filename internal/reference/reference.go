@@ -12,17 +12,14 @@ import (
 // This file is the reference matcher (the oracle). It is test support, not
 // for production: slow, allocating, naive on purpose.
 //
-// What it shares with the engine is the parser's grouping and nothing else:
-// compile.Parse says which lines form which group (compile.File.Groups), and
-// for each line its value as written (compile.Agent.Value, compile.Rule.Value),
-// its kind and its number. Everything after that is written here again, from
-// docs/SEMANTICS.md, without calling compile or engine: the name a
-// user-agent line gives and which groups a crawler obeys (sections 2.2-2.4),
-// how a URL becomes a path (3.3), how patterns and paths are percent-
-// normalised (3.1, 3.2), how a pattern matches (3.1) and which rule decides
-// (4). It never reads compile.Rule.Pattern or compile.Agent.Name, so a bug
-// in the engine's path extraction, normalisation, selection or matching shows
-// up as a disagreement instead of being shared by both sides.
+// It shares no code with the engine that decides: it reads the file into
+// groups itself (parse.go, docs/SEMANTICS.md sections 1 and 2.1), and
+// everything after that is written here again, from docs/SEMANTICS.md,
+// without calling compile or engine: the name a user-agent line gives and
+// which groups a crawler obeys (sections 2.2-2.4), how a URL becomes a path
+// (3.3), how patterns and paths are percent-normalised (3.1, 3.2), how a
+// pattern matches (3.1) and which rule decides (4). From compile it takes
+// only the names of the semantics and of the rule kinds.
 //
 // One function of the engine is used: engine.ProductTokens, which reads a
 // User-Agent header into product tokens, for a caller's agent that is not a
@@ -55,17 +52,16 @@ type Result struct {
 
 // Decide parses body for sem and decides rawURL for a crawler with the given
 // product tokens. It is the reference: slow, naive, obviously correct; not
-// for production. Beyond compile.Parse's grouping it shares no selection,
-// matching, path or normalisation code with the engine (see the package doc).
+// for production. It shares no parsing, selection, matching, path or
+// normalisation code with the engine (see the package doc).
 func Decide(body []byte, agents []string, rawURL string, sem compile.Semantics) Result {
-	f := compile.Parse(body, compile.Options{Semantics: sem})
-	return DecideFile(f, agents, rawURL)
+	return DecideFile(Parse(body, sem), agents, rawURL)
 }
 
-// DecideFile is Decide on an already parsed file; the semantics are the file's.
+// DecideFile is Decide on a file Parse read; the semantics are the file's.
 // rawURL is anything engine.Matcher.Decide accepts (docs/SEMANTICS.md
 // section 3.3).
-func DecideFile(f *compile.File, agents []string, rawURL string) Result {
+func DecideFile(f *File, agents []string, rawURL string) Result {
 	return decide(f, agents, ExtractPath(rawURL, f.Semantics))
 }
 
@@ -73,7 +69,7 @@ func DecideFile(f *compile.File, agents []string, rawURL string) Result {
 // engine.Matcher.DecidePath takes it: a '#' ends it, a '/' is put in front
 // when it does not start with one, and it is then normalised for
 // f.Semantics like any extracted path (no URL extraction is applied).
-func DecidePath(f *compile.File, agents []string, path string) Result {
+func DecidePath(f *File, agents []string, path string) Result {
 	if i := strings.IndexByte(path, '#'); i >= 0 {
 		path = path[:i]
 	}
@@ -94,7 +90,7 @@ type candidate struct {
 }
 
 // decide decides an extracted path (it starts with '/', no fragment).
-func decide(f *compile.File, agents []string, path string) Result {
+func decide(f *File, agents []string, path string) Result {
 	sem := f.Semantics
 	path = NormalizedPath(path, sem)
 	rules := selectRules(f, agents)
@@ -127,9 +123,9 @@ func decide(f *compile.File, agents []string, path string) Result {
 // product tokens, merged, in file order: every group naming one of the
 // valid tokens; if there is none, every "*" group; if there is none either,
 // no rules.
-func selectRules(f *compile.File, agents []string) []compile.Rule {
+func selectRules(f *File, agents []string) []Rule {
 	agents = readAgents(f.Semantics, agents)
-	var specific, global []compile.Rule
+	var specific, global []Rule
 	foundSpecific := false
 	for _, g := range f.Groups {
 		if namesAnyAgent(g, agents) {
@@ -186,7 +182,7 @@ func AgentName(value string) string {
 
 // namesAnyAgent reports whether one of g's user-agent lines names one of the
 // agents that is a valid product token, ignoring case.
-func namesAnyAgent(g compile.Group, agents []string) bool {
+func namesAnyAgent(g Group, agents []string) bool {
 	for _, a := range g.Agents {
 		name := AgentName(a.Value)
 		if name == "" || name == "*" {
@@ -202,7 +198,7 @@ func namesAnyAgent(g compile.Group, agents []string) bool {
 }
 
 // isGlobalGroup reports whether one of g's user-agent lines names "*".
-func isGlobalGroup(g compile.Group) bool {
+func isGlobalGroup(g Group) bool {
 	for _, a := range g.Agents {
 		if AgentName(a.Value) == "*" {
 			return true

@@ -174,7 +174,7 @@ func TestDecidePath_NoURLExtraction(t *testing.T) {
 	// DecidePath takes an extracted path: it must not apply URL extraction
 	// (a Google host-first reading would turn "a/b" into "/b"), but it cuts
 	// at '#', puts a '/' in front and normalises, as engine's DecidePath.
-	f := compile.Parse([]byte("User-agent: *\nDisallow: /b\n"), compile.Options{Semantics: compile.Google})
+	f := Parse([]byte("User-agent: *\nDisallow: /b\n"), compile.Google)
 	if got := DecidePath(f, []string{"bot"}, "/a/b"); !got.Allowed {
 		t.Errorf("DecidePath(/a/b) = %+v, want allowed", got)
 	}
@@ -184,7 +184,7 @@ func TestDecidePath_NoURLExtraction(t *testing.T) {
 	if got := DecideFile(f, []string{"bot"}, "a/b"); got.Allowed || got.Line != 2 {
 		t.Errorf("DecideFile(a/b) = %+v, want disallowed by line 2", got)
 	}
-	r := compile.Parse([]byte("User-agent: *\nDisallow: /~b\n"), compile.Options{Semantics: compile.RFC9309})
+	r := Parse([]byte("User-agent: *\nDisallow: /~b\n"), compile.RFC9309)
 	if got := DecidePath(r, []string{"bot"}, "/%7eb"); got.Allowed || got.Line != 2 {
 		t.Errorf("RFC9309 DecidePath(/%%7eb) = %+v, want disallowed by line 2", got)
 	}
