@@ -5,8 +5,8 @@
 //
 // Compile parses the file (package compile) into plain data. Matcher selects
 // the groups that apply to a crawler's product tokens, merges their rules,
-// gives each rule its priority (Priority: longest pattern, allow on ties, or
-// file order for Koster1996) and compiles the patterns into one automaton
+// gives each rule its priority (longest pattern, allow on ties, or file
+// order for Koster1996) and compiles the patterns into one automaton
 // (package automaton), whose states are built as URLs first reach them:
 // compiling costs about what parsing does, and a site's URLs build only the
 // few states they visit. Google's index.htm rule is compiled as one more

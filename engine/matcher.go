@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/internal/semantics"
 )
 
 // Matcher decides URLs for one crawler. It is immutable and safe for
@@ -31,7 +32,7 @@ type Matcher struct {
 	// refs[rank] is the rule behind the automaton's pattern of that rank.
 	refs []ruleRef
 	// indexHTM holds the directory rules Google's index.htm rule adds
-	// (IndexHTM), which no line of the file has: the rule each comes from
+	// (semantics.IndexHTM), which no line of the file has: the rule each comes from
 	// and its pattern (the directory and '$').
 	indexHTM []indexHTMRule
 	set      *automaton.Set
@@ -53,25 +54,6 @@ func (m *Matcher) rule(rf ruleRef) int32 {
 		return m.indexHTM[^rf].rule
 	}
 	return int32(rf)
-}
-
-// Priority returns the priority of a rule in semantics sem: the one place
-// where precedence is decided. order is the rule's position in file order
-// among the selected rules (a synthetic rule shares its line's order).
-//
-// RFC9309 and Google: the longest pattern (in bytes, after normalisation,
-// counting '*' and '$') wins; on equal length allow wins; among equals the
-// earlier line is reported. Koster1996: the first rule in file order wins.
-func Priority(sem Semantics, kind RuleKind, patternLen, order int) uint64 {
-	first := uint64(^uint32(0)) - uint64(uint32(order)) // earlier is higher
-	if sem == Koster1996 {
-		return first
-	}
-	allow := uint64(0)
-	if kind == compile.Allow {
-		allow = 1
-	}
-	return uint64(patternLen)<<33 | allow<<32 | first
 }
 
 var patternsPool = sync.Pool{New: func() any { return new([]automaton.Pattern) }}
@@ -177,9 +159,9 @@ func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, indexHTM b
 		if m.sem != Koster1996 && strings.HasSuffix(p, "$") {
 			p, anchored = p[:len(p)-1], true
 		}
-		fn(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: Priority(m.sem, rule.Kind, len(rule.Pattern), order)}, order, false)
-		if p, ok := IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
-			fn(automaton.Pattern{Bytes: p[:len(p)-1], Anchored: true, Priority: Priority(m.sem, compile.Allow, len(p), order)}, order, true)
+		fn(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: semantics.Priority(m.sem, rule.Kind, len(rule.Pattern), order)}, order, false)
+		if p, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
+			fn(automaton.Pattern{Bytes: p[:len(p)-1], Anchored: true, Priority: semantics.Priority(m.sem, compile.Allow, len(p), order)}, order, true)
 		}
 	}
 }
@@ -198,34 +180,6 @@ func (m *Matcher) ruleOf(rf ruleRef) (*compile.Rule, Reason, string) {
 		return rule, ReasonIndexHTM, m.indexHTM[^rf].pattern
 	}
 	return rule, ReasonRule, rule.Pattern
-}
-
-// IndexHTM is Google's index.htm rule, the one place it is decided: in
-// Google semantics an allow rule whose pattern's last '/'-segment starts
-// with "/index.htm" also allows its directory exactly (docs/SEMANTICS.md
-// section 4.3). IndexHTM returns that directory rule's pattern, the
-// directory (up to and including the last '/') and '$', or false when rule r
-// makes none in semantics sem. The directory rule has r's line and file
-// order, and the priority of its own pattern.
-func IndexHTM(sem Semantics, r RuleKind, pattern string) (string, bool) {
-	if sem != Google || r != compile.Allow {
-		return "", false
-	}
-	dir, ok := indexHTMDir(pattern)
-	if !ok {
-		return "", false
-	}
-	return dir + "$", true
-}
-
-// indexHTMDir is IndexHTM's test, for a Google allow pattern p: it returns
-// the directory without the '$'.
-func indexHTMDir(p string) (string, bool) {
-	i := strings.LastIndexByte(p, '/')
-	if i < 0 || !strings.HasPrefix(p[i:], "/index.htm") {
-		return "", false
-	}
-	return p[:i+1], true
 }
 
 // isRobotsTxt reports whether path ("/"+path when slash) normalises
@@ -429,17 +383,17 @@ func (m *Matcher) Selection() Selection { return m.sel }
 
 // RankedRule is one of a Matcher's rules as it takes part in decisions: a
 // rule of its merged groups, or the directory rule Google's index.htm rule
-// adds for an allow rule (IndexHTM), which has that rule's line and value
-// and the directory's pattern.
+// adds for an allow rule (docs/SEMANTICS.md 4.3), which has that rule's
+// line and value and the directory's pattern.
 type RankedRule struct {
 	Rule
 	IndexHTM bool
 }
 
 // Rules returns m's rules in priority order, best first: the first of them
-// that matches a URL decides it (Priority). A rule whose pattern can match
-// no path (one that starts with neither '/' nor '*') is listed too, where
-// its priority puts it. It allocates; deciding never calls it.
+// that matches a URL decides it (docs/SEMANTICS.md 4). A rule whose pattern
+// can match no path (one that starts with neither '/' nor '*') is listed
+// too, where its priority puts it. It allocates; deciding never calls it.
 func (m *Matcher) Rules() []RankedRule {
 	type ranked struct {
 		r    RankedRule
@@ -447,9 +401,9 @@ func (m *Matcher) Rules() []RankedRule {
 	}
 	rs := make([]ranked, 0, len(m.sel.Rules)+len(m.indexHTM))
 	for order, rule := range m.sel.Rules {
-		rs = append(rs, ranked{RankedRule{Rule: Rule{rule.Line, rule.Kind, rule.Pattern, rule.Value}}, Priority(m.sem, rule.Kind, len(rule.Pattern), order)})
-		if p, ok := IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
-			rs = append(rs, ranked{RankedRule{Rule{rule.Line, compile.Allow, p, rule.Value}, true}, Priority(m.sem, compile.Allow, len(p), order)})
+		rs = append(rs, ranked{RankedRule{Rule: Rule{rule.Line, rule.Kind, rule.Pattern, rule.Value}}, semantics.Priority(m.sem, rule.Kind, len(rule.Pattern), order)})
+		if p, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
+			rs = append(rs, ranked{RankedRule{Rule{rule.Line, compile.Allow, p, rule.Value}, true}, semantics.Priority(m.sem, compile.Allow, len(p), order)})
 		}
 	}
 	sort.SliceStable(rs, func(a, b int) bool { return rs[a].prio > rs[b].prio })

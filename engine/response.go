@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/seed-275a9bd5/robotstxt/internal/semantics"
+
 // FromResponse returns the rules that an HTTP answer to a robots.txt request
 // stands for (docs/SEMANTICS.md section 5.2), for a crawler that fetches
 // robots.txt with its own HTTP client instead of package engine/fetch:
@@ -33,44 +35,11 @@ package engine
 // For statuses 200 to 599 FromResponse answers as engine/fetch does for the
 // same response. It never fails; the result is safe for concurrent use.
 func FromResponse(status int, body []byte, opts Options) *Robots {
-	switch ClassifyStatus(opts.Semantics, status) {
-	case StatusFile:
+	switch semantics.ClassifyStatus(opts.Semantics, status) {
+	case semantics.StatusFile:
 		return Compile(body, opts)
-	case StatusRedirect, StatusUnavailable:
+	case semantics.StatusRedirect, semantics.StatusUnavailable:
 		return AllowAll(opts)
 	}
 	return DisallowAll(opts)
-}
-
-// StatusClass is what the HTTP status of an answer to a robots.txt request
-// means (docs/SEMANTICS.md section 5.2).
-type StatusClass uint8
-
-// The classes of ClassifyStatus.
-const (
-	StatusUnreachable StatusClass = iota // 429, 5xx, 1xx as a final answer, undefined statuses: disallow everything
-	StatusFile                           // 2xx: the body is the file
-	StatusRedirect                       // 301, 302, 303, 307, 308: follow Location; one that cannot be followed is StatusUnavailable
-	StatusUnavailable                    // other 3xx, 4xx but 429: allow everything
-	StatusForbidden                      // Koster1996's 401 and 403: disallow everything
-)
-
-// ClassifyStatus says what status means for a robots.txt in semantics sem:
-// the one place where a status is classified, for FromResponse and
-// engine/fetch. A 304 is StatusUnavailable here: only the cache that sent a
-// conditional request knows it means "use your copy".
-func ClassifyStatus(sem Semantics, status int) StatusClass {
-	switch {
-	case 200 <= status && status <= 299:
-		return StatusFile
-	case status == 301 || status == 302 || status == 303 || status == 307 || status == 308:
-		return StatusRedirect
-	case (status == 401 || status == 403) && sem == Koster1996:
-		return StatusForbidden
-	case status == 429 || 500 <= status && status <= 599:
-		return StatusUnreachable
-	case 300 <= status && status <= 499:
-		return StatusUnavailable
-	}
-	return StatusUnreachable
 }

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/semantics"
 )
 
 // outcome classifies a fetch as docs/SEMANTICS.md section 5.2 does.
@@ -211,13 +211,13 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 	}
 
 	code := resp.StatusCode
-	class := engine.ClassifyStatus(c.engineOpts.Semantics, code)
+	class := semantics.ClassifyStatus(c.engineOpts.Semantics, code)
 	switch {
 	case 100 <= code && code <= 199: // a final 1xx: never read
 		r.outcome = outcomeUnreachable
 		r.err = what("a final informational status (%s)", "RFC 9309 2.3.1.4: unreachable")
 		return nil
-	case class == engine.StatusFile:
+	case class == semantics.StatusFile:
 		r.outcome = outcomeOK
 		body, truncated, err := c.readBody(resp)
 		if err != nil {
@@ -234,7 +234,7 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 	case code == http.StatusNotModified && r.conditional:
 		r.outcome = outcomeNotModified
 		r.etag, r.lastModified = validators(resp.Header)
-	case class == engine.StatusRedirect:
+	case class == semantics.StatusRedirect:
 		next, err := c.redirect(u, resp, r.redirects)
 		if err != nil {
 			r.outcome, r.err = outcomeUnavailable, keepError("GET "+u.Redacted()+": "+cutText(resp.Status, MaxErrorLength)+": ", err)
@@ -242,14 +242,14 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 		}
 		_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 		return next
-	case class == engine.StatusForbidden:
+	case class == semantics.StatusForbidden:
 		r.outcome = outcomeForbidden
-	case class == engine.StatusUnavailable:
+	case class == semantics.StatusUnavailable:
 		r.outcome = outcomeUnavailable
 		if 300 <= code && code <= 399 { // 300, 304, 305, 306 and unknown 3xx: no redirect to follow
 			r.err = what("a 3xx status that is no redirect")
 		}
-	case class == engine.StatusUnreachable && 200 <= code && code <= 599: // 429 and 5xx, which may say when to retry
+	case class == semantics.StatusUnreachable && 200 <= code && code <= 599: // 429 and 5xx, which may say when to retry
 		r.outcome = outcomeUnreachable
 		r.retryAfter = retryAfter(resp.Header, c.now())
 		r.err = keepError("GET "+u.Redacted()+": ", errors.New(cutText(resp.Status, MaxErrorLength)))

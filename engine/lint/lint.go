@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/semantics"
 )
 
 // Kind names what a Finding is about. The kinds of the parser's
@@ -400,7 +401,7 @@ func (c *checker) shadowedLongest(ids []ruleID) map[ruleID]ruleID {
 	maxPad := 0
 	for i, id := range ids {
 		r := c.rule(id)
-		prio[i] = engine.Priority(sem, r.Kind, len(r.Pattern), i)
+		prio[i] = semantics.Priority(sem, r.Kind, len(r.Pattern), i)
 		cp := canon(r.Pattern)
 		if j, ok := best[cp]; !ok || prio[i] > prio[j] {
 			best[cp] = i
@@ -414,7 +415,7 @@ func (c *checker) shadowedLongest(ids []ruleID) map[ruleID]ruleID {
 	found := map[ruleID]ruleID{}
 	for i, id := range ids {
 		r := c.rule(id)
-		if _, ok := engine.IndexHTM(sem, r.Kind, r.Pattern); ok {
+		if _, ok := semantics.IndexHTM(sem, r.Kind, r.Pattern); ok {
 			continue
 		}
 		if j := best[canon(r.Pattern)]; j != i {
