@@ -1,0 +1,93 @@
+package engine_test
+
+import (
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
+)
+
+// corpusWorkload is the crawler's workload over the corpus: every file that
+// has real URLs, with them.
+type corpusWorkload struct {
+	bodies [][]byte
+	urls   [][]string
+	bytes  int
+}
+
+func loadCorpusWorkload(b *testing.B) corpusWorkload {
+	dir := corpus.Dir(b)
+	if dir == "" {
+		b.Skip("no corpus (set ROBOTSTXT_CORPUS)")
+	}
+	files, err := corpus.Files(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var w corpusWorkload
+	for _, f := range files {
+		if f.URLs == "" {
+			continue
+		}
+		body, err := os.ReadFile(f.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		urls, err := corpus.ReadLines(f.URLs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.bodies, w.urls = append(w.bodies, body), append(w.urls, urls)
+		w.bytes += min(len(body), compile.DefaultMaxFileSize)
+	}
+	return w
+}
+
+// BenchmarkConstruction_Stages measures what it costs to get from a
+// corpus file's bytes to its decided URLs, stage upon stage, over every
+// corpus file with real URLs (one op: all of them): parse (compile.Parse),
+// compile (engine.Compile: the parse and what Robots adds), bind
+// (Compile and Matcher: selecting the groups and laying out the
+// automaton), decide (and every real URL of the file decided once: the
+// states they visit built). A stage's cost is its row less the one before.
+// ns/file, allocs/file and MB/s (of text) are per corpus file.
+func BenchmarkConstruction_Stages(b *testing.B) {
+	w := loadCorpusWorkload(b)
+	opts := engine.Options{Semantics: engine.Google}
+	stages := []struct {
+		name string
+		run  func(body []byte, urls []string)
+	}{
+		{"parse", func(body []byte, _ []string) { compile.Parse(body, compile.Options{Semantics: opts.Semantics}) }},
+		{"compile", func(body []byte, _ []string) { engine.Compile(body, opts) }},
+		{"bind", func(body []byte, _ []string) { engine.Compile(body, opts).Matcher("Googlebot") }},
+		{"decide", func(body []byte, urls []string) {
+			m := engine.Compile(body, opts).Matcher("Googlebot")
+			for _, u := range urls {
+				m.Allowed(u)
+			}
+		}},
+	}
+	for _, st := range stages {
+		b.Run(st.name, func(b *testing.B) {
+			b.SetBytes(int64(w.bytes))
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for k, body := range w.bodies {
+					st.run(body, w.urls[k])
+				}
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			files := float64(b.N * len(w.bodies))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/files, "ns/file")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/files, "allocs/file")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/files, "B/file")
+		})
+	}
+}
