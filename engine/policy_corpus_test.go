@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
@@ -23,11 +22,7 @@ func TestPolicy_CorpusNeverGivesUp(t *testing.T) {
 		if f.URLs == "" {
 			continue
 		}
-		body, err := os.ReadFile(f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		urls, err := corpus.ReadLines(f.URLs)
+		body, urls, err := f.Read()
 		if err != nil {
 			t.Fatal(err)
 		}

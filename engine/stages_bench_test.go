@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"os"
 	"runtime"
 	"testing"
 
@@ -32,11 +31,7 @@ func loadCorpusWorkload(b *testing.B) corpusWorkload {
 		if f.URLs == "" {
 			continue
 		}
-		body, err := os.ReadFile(f.Path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		urls, err := corpus.ReadLines(f.URLs)
+		body, urls, err := f.Read()
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -130,6 +130,16 @@ func readTSV(path string, row func(map[string]string)) error {
 	return sc.Err()
 }
 
+// Read returns the file's body and its real URLs (none when it has no URL
+// list).
+func (f File) Read() (body []byte, urls []string, err error) {
+	if body, err = os.ReadFile(f.Path); err != nil || f.URLs == "" {
+		return body, nil, err
+	}
+	urls, err = ReadLines(f.URLs)
+	return body, urls, err
+}
+
 // ReadLines returns the non-empty lines of a URL list.
 func ReadLines(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
