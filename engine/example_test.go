@@ -245,3 +245,20 @@ func exampleSources(t *testing.T, dir string) (map[string]exampleSource, map[str
 	}
 	return examples, imports
 }
+
+// ExampleMatcher_Rules lists what a crawler obeys, best first: the first
+// rule in the list that matches a URL decides it. In Google semantics an
+// allow of a directory's index.html also allows the directory itself; its
+// pattern, as long as "/*.pdf$", wins the tie as an allow.
+func ExampleMatcher_Rules() {
+	body := []byte("User-agent: *\nDisallow: /shop/\nAllow: /shop/index.html\nDisallow: /*.pdf$\n")
+	m := engine.Compile(body, engine.Options{Semantics: engine.Google}).Matcher("ExampleBot")
+	for _, r := range m.Rules() {
+		fmt.Println(r.Line, r.Kind, r.Pattern, r.IndexHTM)
+	}
+	// Output:
+	// 3 allow /shop/index.html false
+	// 3 allow /shop/$ true
+	// 4 disallow /*.pdf$ false
+	// 2 disallow /shop/ false
+}
