@@ -3,22 +3,11 @@ package automaton
 import (
 	"fmt"
 	"math/rand"
-	"runtime/debug"
 	"strings"
 	"testing"
-)
 
-// raceEnabled reports whether the test binary was built with -race.
-func raceEnabled() bool {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" {
-				return s.Value == "true"
-			}
-		}
-	}
-	return false
-}
+	"github.com/seed-275a9bd5/robotstxt/internal/race"
+)
 
 // fbBoth returns the fallback's two answers on in (pattern number + 1, 0
 // for none): by its scan and by its search (ok false when in has more
@@ -143,7 +132,7 @@ func TestFallback_WorkPerByteIndependentOfPatternsAlive(t *testing.T) {
 // TestFallback_NoAllocs checks that the fallback allocates nothing once its
 // scratch is warm, searching (short inputs) and scanning (long ones).
 func TestFallback_NoAllocs(t *testing.T) {
-	if raceEnabled() {
+	if race.Enabled {
 		t.Skip("-race: sync.Pool drops scratches at random to find races, so a warm scratch is not guaranteed")
 	}
 	r := rand.New(rand.NewSource(3))

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/internal/gen"
+	"github.com/seed-275a9bd5/robotstxt/internal/race"
 	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
@@ -106,18 +106,6 @@ const (
 	maxReported      = 8 // failures a child reports per kind
 )
 
-// raceEnabled reports whether the test binary was built with -race.
-func raceEnabled() bool {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" {
-				return s.Value == "true"
-			}
-		}
-	}
-	return false
-}
-
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // TestAdversarial compiles every adversarial case (internal/gen.Adversarial)
@@ -135,7 +123,7 @@ func TestAdversarial(t *testing.T) {
 	if os.Getenv(childEnv) != "" {
 		t.Skip("in a child")
 	}
-	if raceEnabled() {
+	if race.Enabled {
 		t.Skip("resources are measured without -race (the race detector multiplies time and memory); TestAdversarial_Concurrent is the race test")
 	}
 	sems := allSemantics

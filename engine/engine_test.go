@@ -10,6 +10,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/internal/gen"
+	"github.com/seed-275a9bd5/robotstxt/internal/race"
 	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
@@ -118,7 +119,7 @@ Disallow: /nogoogle
 // URLs that must be rewritten and paths that need a leading slash (a long one
 // is written into a buffer from a sync.Pool).
 func TestDecide_NoAllocs(t *testing.T) {
-	if raceEnabled() {
+	if race.Enabled {
 		t.Skip("-race: sync.Pool drops buffers at random to find races; the count is checked without -race")
 	}
 	for _, sem := range []compile.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/internal/gen"
+	"github.com/seed-275a9bd5/robotstxt/internal/race"
 )
 
 // thrashShapes are the thrashing shapes (gen.Thrashing), made once.
@@ -58,7 +59,7 @@ func TestThrashing_FallbackDecides(t *testing.T) {
 const heapChildEnv = "ROBOTSTXT_HEAP_CHILD"
 
 func TestThrashing_HeapUnderConcurrency(t *testing.T) {
-	if raceEnabled() {
+	if race.Enabled {
 		t.Skip("-race multiplies memory; the heap is measured without it (TestCache_SharedReset and this file's other test run the same paths under -race)")
 	}
 	// The heap is measured in a process of its own: in the package's
