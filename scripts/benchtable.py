@@ -266,12 +266,7 @@ def cli_table(res, order):
         cells = []
         for lib in libs:
             v = res.get(f"CLI/{lib}/{n}", {}).get("ns/op")
-            if v is None:
-                cells.append("—")
-            elif lib == OURS or not ours:
-                cells.append(dur(v))
-            else:
-                cells.append(f"{dur(v)} ({ratio(v, ours)})")
+            cells.append(cell(v, None if lib == OURS else ours))
         print(f"| {n:,} | " + " | ".join(cells) + " |")
     print()
 
@@ -299,7 +294,7 @@ def thrash_table(res, order, skips, bench, title):
             if v is None:
                 cells.append("— (over the cap)")
                 continue
-            c = dur(v) if lib == OURS or not ours else f"{dur(v)} ({ratio(v, ours)})"
+            c = cell(v, None if lib == OURS else ours)
             if "maxRSS-MiB" in u:
                 c += f", {u['maxRSS-MiB']:.0f} MiB"
             cells.append(c)
