@@ -134,8 +134,8 @@ type Options struct {
 	// lowered to it. When the cache is full it is cleared and matching goes
 	// on: a small value costs time, never correctness. The start state and
 	// one more are always kept, so the cache may pass a tiny budget by one
-	// state. A negative value builds no states: the fallback decides every
-	// input (slower per input than a warm DFA, and it holds no cache).
+	// state. A negative value builds no states beyond the start state: the
+	// fallback decides every input (slower per input than a warm DFA).
 	CacheBytes int
 	// ReserveBytes, when positive, is the size the transition table of
 	// every cache generation starts at, at most a quarter of CacheBytes,
@@ -157,7 +157,7 @@ type Options struct {
 	// example percent-escapes) scans the raw input first and rewrites only
 	// when the answer depends on such a byte.
 	Escape string
-	// End lists bytes at which an input ends: Match, MatchPrefix and Step
+	// End lists bytes at which an input ends: Match and MatchPrefix
 	// answer as if the input stopped just before the first of them (a
 	// pattern byte among them never matches). A caller whose input runs on
 	// past its end marker (a URL's '#' fragment) need not find the marker
@@ -434,7 +434,7 @@ func simplify(p Pattern) (b string, anchored bool) {
 // fallback's (see the package doc).
 //
 // Match and MatchPrefix each hold the DFA's path, the hot one, in their own
-// frame: a call to a shared function cost a fifth more per input.
+// frame: a call to a shared function costs measurably more per input.
 func (s *Set) Match(input string) int {
 	d := s.d
 	if d == nil {
@@ -487,7 +487,7 @@ func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 }
 
 // giveUp records that the DFA gave up on in, and returns the fallback's
-// answer for it (as match does).
+// answer for it (as fallbackMatch does).
 func (d *dfa) giveUp(cls *[256]uint8, in string) (uint32, bool) {
 	d.gaveUp()
 	return fallbackMatch(d, cls, in)
@@ -542,8 +542,7 @@ func better(a, b uint32) uint32 {
 // there), or s == giveUpState when building the states in costs more than
 // the policy allows. The loop over bytes is run's (runNarrow's for a
 // narrow table); once it finds a transition not computed yet, scanMissing
-// goes on. Instantiated once for string and once for []byte, so neither
-// pays for the other.
+// goes on.
 func scan(d *dfa, g *generation, cls *[256]uint8, s, best uint32, in string) (*generation, uint32, uint32) {
 	w := g.tab.Load().w
 	var i int
@@ -644,10 +643,10 @@ func run(w []uint32, cls *[256]uint8, ansAt, s, best uint32, in string, i int) (
 // states were built in that order) continue from a state computed without
 // the load, and the branch predictor guesses them; the load is then
 // checked, not waited for. On the corpus's real URLs the guesses neither
-// win nor lose (RealCorpusDecide, medians of 6: 84 ns per URL either way);
-// on URLs decided again and again, as in the Decide benchmarks, the
-// predictor learns them and they win by up to 1.6 times. Narrow tables are
-// small ones, whose few states real URLs follow in order.
+// win nor lose (RealCorpusDecide); on URLs decided again and again, as in
+// the Decide benchmarks, the predictor learns them and they win (README's
+// Results). Narrow tables are small ones, whose few states real URLs follow
+// in order.
 func runNarrow(w []uint32, cls *[256]uint8, stride, ansAt, s, best uint32, in string, i int) (int, uint32, uint32, uint32) {
 	for ; i < len(in); i++ {
 		c := uint32(cls[in[i]])

@@ -70,9 +70,8 @@ type fallback struct {
 	// a node's children are consecutive: node v's children are the nodes
 	// nodes[v].kids to nodes[v+1].kids, its anchored patterns' last pieces
 	// tails[nodes[v].tails:nodes[v+1].tails]. The last node is a sentinel.
-	nodes   []fbNode
-	tails   []tailEntry
-	maxHead int // longest head, for the scratch's path
+	nodes []fbNode
+	tails []tailEntry
 
 	// roots[rootAt[h]:rootAt[h+1]] are head h's children, in node order.
 	// wide maps (parent, piece) to the child, for parents with more than
@@ -225,9 +224,7 @@ const maxOccurrences = 1 << 14
 // (fbSearch) when the input's piece occurrences are few enough to record,
 // and scans (fbScan) otherwise.
 func fbMatch(f *fallback, sc *fbScratch, in string) int32 {
-	if len(sc.sparse) < len(f.pieceLen) {
-		sc.sparse = make([]int32, len(f.pieceLen))
-	}
+	sc.sparse = grow(&sc.sparse, len(f.pieceLen))
 	if best, ok := fbSearch(f, sc, in); ok {
 		return best
 	}
@@ -239,14 +236,12 @@ func fbMatch(f *fallback, sc *fbScratch, in string) int32 {
 func (sc *fbScratch) onPath(h, l int32) bool { return int(l) < len(sc.path) && sc.path[l] == h }
 
 // walkHead takes the walk down the heads' trie one byte further, from
-// node head (-1 once the input left the trie), and returns the new node
-// and best rank.
+// node head (>= 0; callers stop calling it once the input left the trie,
+// at -1), and returns the new node and best rank.
 func (f *fallback) walkHead(sc *fbScratch, head int32, b byte, best int32) (int32, int32) {
-	if head >= 0 {
-		if head = f.heads.child(head, b); head >= 0 {
-			sc.path = append(sc.path, head)
-			best = min(best, f.prefix[head])
-		}
+	if head = f.heads.child(head, b); head >= 0 {
+		sc.path = append(sc.path, head)
+		best = min(best, f.prefix[head])
 	}
 	return head, best
 }
@@ -308,7 +303,9 @@ func fbScan(f *fallback, sc *fbScratch, in string) int32 {
 		}
 	}
 	for i := 0; i < len(in) && best > 0; i++ {
-		head, best = f.walkHead(sc, head, in[i], best)
+		if head >= 0 {
+			head, best = f.walkHead(sc, head, in[i], best)
+		}
 		s = f.step(s, in[i])
 		for o := f.out[s]; o >= 0; o = f.nextOut[o] {
 			sc.work++
@@ -393,7 +390,9 @@ func fbSearch(f *fallback, sc *fbScratch, in string) (int32, bool) {
 	head := int32(0)
 	s := int32(0)
 	for i := 0; i < len(in); i++ {
-		head, best = f.walkHead(sc, head, in[i], best)
+		if head >= 0 {
+			head, best = f.walkHead(sc, head, in[i], best)
+		}
 		s = f.step(s, in[i])
 		for o := f.out[s]; o >= 0; o = f.nextOut[o] {
 			if len(sc.occ) == maxOccurrences {
@@ -417,10 +416,7 @@ func fbSearch(f *fallback, sc *fbScratch, in string) (int32, bool) {
 		sc.odense[k].at, at = at, at+sc.odense[k].n
 		sc.odense[k].n = 0
 	}
-	if cap(sc.starts) < len(sc.occ) {
-		sc.starts = make([]int32, len(sc.occ), max(len(sc.occ), 2*cap(sc.starts)))
-	}
-	sc.starts = sc.starts[:len(sc.occ)]
+	sc.starts = grow(&sc.starts, len(sc.occ))
 	for _, e := range sc.occ {
 		sl := &sc.odense[sc.sparse[e.v]]
 		sc.starts[sl.at+sl.n] = e.pos

@@ -8,13 +8,18 @@ import (
 )
 
 // pairTable is an open-addressing map from a pair of int32s (not both -1)
-// to an int32: the edges of the tries and of the tree while they are
-// built. It is cheaper than a Go map for the hundred thousand edges of
-// 500 KiB of patterns and allocates only as it grows.
+// to an int32, made at its size once: the fallback's children of wide
+// parents by piece (fallback.wide). It is cheaper than a Go map, and a
+// look-up touches one cache line most of the time.
 type pairTable struct {
 	keys []uint64 // the pair plus one; 0: empty
 	vals []int32
-	n    int
+}
+
+// newPairTable returns a table for n pairs, at most half full.
+func newPairTable(n int) pairTable {
+	size := 1 << bits.Len(uint(2*n|15))
+	return pairTable{keys: make([]uint64, size), vals: make([]int32, size)}
 }
 
 // slot returns the key of (a, b) and the slot that holds it, or the empty
@@ -38,35 +43,10 @@ func (t *pairTable) get(a, b int32) int32 {
 	return -1
 }
 
-// newPairTable returns a table for about n pairs (it grows past them).
-func newPairTable(n int) pairTable {
-	size := 1 << bits.Len(uint(n|15))
-	return pairTable{keys: make([]uint64, size), vals: make([]int32, size)}
-}
-
-// getOrAdd returns the value of (a, b), adding v for it when absent (then
-// added is true).
-func (t *pairTable) getOrAdd(a, b, v int32) (int32, bool) {
+// put sets the value of (a, b); the table has room (newPairTable).
+func (t *pairTable) put(a, b, v int32) {
 	k, i := t.slot(a, b)
-	if t.keys[i] == k {
-		return t.vals[i], false
-	}
 	t.keys[i], t.vals[i] = k, v
-	if t.n++; 2*t.n > len(t.keys) {
-		t.grow()
-	}
-	return v, true
-}
-
-func (t *pairTable) grow() {
-	old := *t
-	*t = newPairTable(len(old.keys))
-	for i, k := range old.keys {
-		if k != 0 {
-			k--
-			t.getOrAdd(int32(k>>32), int32(uint32(k)), old.vals[i])
-		}
-	}
 }
 
 // edgeIndex finds the edges of a tree being built, each an id whose key
@@ -253,7 +233,6 @@ func buildFallback(p *prog) *fallback {
 			i = len(b)
 		}
 		headNode[r] = heads.insert(b[:i])
-		f.maxHead = max(f.maxHead, i)
 		for i < len(b) {
 			b = b[i+1:] // a piece: stars are collapsed and never last
 			i = strings.IndexByte(b, Wildcard)
@@ -286,7 +265,7 @@ func buildFallback(p *prog) *fallback {
 	// largest size at once rather than grown through every size below it.
 	edges := edgeIndex[protos]{slots: make([]int32, 1<<bits.Len(uint(2*len(occ)|startEntries-1)))}
 	protos := make(protos, 0, len(occ))
-	var headKids, headTails []headEntry // piece in v until laid out by piece
+	var headKids, headTails []headEntry // their pieces in headKidPiece, headTailPiece
 	var headKidPiece, headTailPiece []int32
 	var tails []struct{ v, piece, rank int32 }
 	for r := int32(0); r < int32(n); r++ {
@@ -362,11 +341,8 @@ func buildFallback(p *prog) *fallback {
 	}
 	f.nodes = make([]fbNode, len(protos)+1)
 	f.tails = make([]tailEntry, len(tails))
-	firstKid, firstTail := int32(0), int32(0)
-	for _, old := range order {
-		firstKid += kidAt[old+1] - kidAt[old]
-	}
-	firstKid = int32(len(protos)) - firstKid // the heads' children come first
+	// The heads' children come first: the nodes that are no node's child.
+	firstKid, firstTail := int32(len(protos))-kidAt[len(protos)], int32(0)
 	for nv, old := range order {
 		pr := protos[old]
 		f.nodes[nv] = fbNode{piece: pr.piece, done: pr.done, subMin: pr.subMin, kids: firstKid, tails: firstTail}
@@ -426,18 +402,18 @@ func buildFallback(p *prog) *fallback {
 		}
 	}
 	if wide > 0 {
-		f.wide = newPairTable(2 * wide)
+		f.wide = newPairTable(wide)
 		for h := range f.heads.size() {
 			if f.rootAt[h+1]-f.rootAt[h] > wideFanout {
 				for _, c := range f.roots[f.rootAt[h]:f.rootAt[h+1]] {
-					f.wide.getOrAdd(int32(-1-h), f.nodes[c].piece, c)
+					f.wide.put(int32(-1-h), f.nodes[c].piece, c)
 				}
 			}
 		}
 		for v := range f.nodes[:len(protos)] {
 			if lo, hi := f.nodes[v].kids, f.nodes[v+1].kids; hi-lo > wideFanout {
 				for c := lo; c < hi; c++ {
-					f.wide.getOrAdd(int32(v), f.nodes[c].piece, c)
+					f.wide.put(int32(v), f.nodes[c].piece, c)
 				}
 			}
 		}
@@ -502,19 +478,10 @@ func (f *fallback) links(order []int32) {
 		for k := tr.at[t]; k < tr.at[t+1]; k++ {
 			b, c := tr.key[k], tr.kid[k]
 			if t != 0 {
-				// The longest proper suffix of c's string that is a state:
-				// follow t's links until one has a child on b.
-				s := f.fail[t]
-				for {
-					if x := tr.child(s, b); x >= 0 {
-						f.fail[c] = x
-						break
-					}
-					if s == 0 {
-						break
-					}
-					s = f.fail[s]
-				}
+				// The longest proper suffix of c's string that is a
+				// state: where the links of shallower states, all set
+				// already, lead from t's link on b.
+				f.fail[c] = f.step(f.fail[t], b)
 			}
 		}
 		if t != 0 {

@@ -190,7 +190,7 @@ func (g *generation) cell(w []uint32, s, c uint32) uint32 {
 }
 
 // setCell stores transition value v for class c in the row at s of w,
-// under g.mu.
+// under d.mu.
 func (g *generation) setCell(w []uint32, s, c, v uint32) {
 	if !g.narrow {
 		atomic.StoreUint32(&w[s+c], v)
@@ -347,8 +347,8 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 // enter returns the state and best answer after entering state t (a
 // transition value, not a sentinel) with best answer best: for a state in
 // which a pattern completes, the better answer, and deadState when no
-// pattern still alive can beat it. The scan loops do the same inline, and
-// must agree.
+// pattern still alive can beat it. The scan loops and scanMissing call it
+// on every state they enter.
 func enter(w []uint32, ansAt, t, best uint32) (uint32, uint32) {
 	if t&specialBit == 0 {
 		return t, best

@@ -18,18 +18,19 @@ import (
 //
 //   - An input gives up on the DFA when its misses have cost more than
 //     workLimit: the fallback then decides the whole input. The limit is
-//     a few times what the fallback could cost on it (the patterns' items
-//     plus the input's bytes), so no input costs more than a constant
+//     of the order of what the fallback could cost on it (the patterns'
+//     items plus a constant per input byte; before the fallback exists,
+//     plus what building it costs), so no input costs more than a constant
 //     times the fallback's worst case, and the first inputs of a real
 //     file, which build its states, stay well under it.
 //   - After a give-up, the next inputs go to the fallback directly (skip,
 //     minSkip after the first), then one input tries the DFA again (a
 //     probe), with the same limit. A probe that gives up doubles the
 //     number of inputs skipped (up to maxSkip); one that succeeds halves
-//     it, back to the DFA alone below minSkip. The states a probe builds are kept, so the probes of an
-//     automaton whose inputs come back to the same states finish the
-//     work, and it returns to the DFA; a thrashing automaton spends at
-//     most a limit's work per maxSkip inputs on them.
+//     it, back to the DFA alone below minSkip. The states a probe builds are
+//     kept, so the probes of an automaton whose inputs come back to the same
+//     states finish the work, and it returns to the DFA; a thrashing
+//     automaton spends at most a limit's work per maxSkip inputs on them.
 //
 // The policy's counters are shared by every goroutine and updated without a
 // lock: their races change which engine decides an input, never the
@@ -64,7 +65,7 @@ const (
 	// fallbackSetupPerItem and fallbackSetup bound the work an input may
 	// spend before the fallback is built, beyond the limit above: what
 	// building it costs (about fallbackSetupPerItem units a pattern byte),
-	// but at most fallbackSetup units (about a millisecond), so that a
+	// but at most fallbackSetup units (LIMITS.md), so that a
 	// hostile 500 KiB file's first URL does not build megabytes of states
 	// first. With it, 200 rules "/*a*a*...*a<n>b" decide URLs of 4 KiB of
 	// 'a's on the DFA, whose forty states then serve every URL, where
@@ -73,9 +74,9 @@ const (
 	fallbackSetup        = 1 << 18
 	// minSkip is the number of inputs the fallback decides after a first
 	// give-up, and maxSkip the most it decides between two probes. A probe
-	// may cost a whole limit, so the first skips are long: on a hostile
-	// file whose crawler decides twenty URLs, probes after 1, 2 and 4 of
-	// them spent more than the fallback's work on all twenty.
+	// may cost a whole limit, so the first skips are long: short skips
+	// let the probes of a hostile file cost more than the fallback's work
+	// on all the inputs between them.
 	minSkip = 64
 	maxSkip = 1 << 12
 	// fallbackOnly is skip for an automaton that builds no states
@@ -85,8 +86,8 @@ const (
 
 // workLimit returns the work the misses of an input may have cost when it
 // has scanned i bytes: base plus perByte for each. Until the fallback is
-// built, giving up also costs building it (about ten units a pattern
-// byte): the DFA may first spend about as much, up to fallbackSetup, as a
+// built, giving up also costs building it (about fallbackSetupPerItem units
+// a pattern byte): the DFA may first spend about as much, up to fallbackSetup, as a
 // ski rental spends the price of buying before it buys.
 func (d *dfa) workLimit() (base, perByte int) {
 	base = giveUpPerItem * len(d.all)
@@ -123,18 +124,20 @@ func (d *dfa) fallback() *fallback {
 	return d.fb.Load()
 }
 
-// fallbackMatch is match by the fallback: the input ends at its first End
+// fallbackMatch is Match by the fallback: the input ends at its first End
 // byte, and with cls d.fast the answer is refused (false) at an escape byte
 // before it.
 func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
 	n := len(in)
 	esc := cls != &d.classes && d.escClass >= 0
-	for i := 0; i < n; i++ {
-		switch c := int16(cls[in[i]]); {
-		case c == d.endClass:
-			n = i
-		case esc && c == d.escClass:
-			return 0, false
+	if esc || d.endClass >= 0 {
+		for i := 0; i < n; i++ {
+			switch c := int16(cls[in[i]]); {
+			case c == d.endClass:
+				n = i
+			case esc && c == d.escClass:
+				return 0, false
+			}
 		}
 	}
 	f := d.fallback()
