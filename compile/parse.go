@@ -492,7 +492,7 @@ func Parse(body []byte, opts Options) *File {
 	res := b.sc.run(s, truncated)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
-	b.f.Warnings = fileWarnings(s, b.f, b.outsideRules, b.outsideExts)
+	b.f.Warnings = fileWarnings(s, b.sc.hasNUL, b.f, b.outsideRules, b.outsideExts)
 	b.compact()
 	b.trimVals()
 	return b.f

@@ -86,11 +86,11 @@ func (w Warning) String() string { return w.Kind.String() + ": " + w.Message }
 const utf16Sample = 1024
 
 // fileWarnings returns the warnings of the file f parsed from s (the bytes
-// read); outsideRules and outsideExts count the rules and extension lines
-// that belonged to no group. It reads s only where the file needs it: one
-// search for a NUL byte and the lines up to the first directive, in the
-// usual file.
-func fileWarnings(s string, f *File, outsideRules, outsideExts int) []Warning {
+// read); hasNUL says whether s has a NUL byte (the scanner looked), and
+// outsideRules and outsideExts count the rules and extension lines that
+// belonged to no group. It reads s only where the file needs it: the lines
+// up to the first directive, in the usual file.
+func fileWarnings(s string, hasNUL bool, f *File, outsideRules, outsideExts int) []Warning {
 	var out []Warning
 	add := func(kind WarningKind, line int, msg string) {
 		out = append(out, Warning{Kind: kind, Line: line, Message: msg})
@@ -106,7 +106,6 @@ func fileWarnings(s string, f *File, outsideRules, outsideExts int) []Warning {
 	}
 	text := true
 	first, firstLine := firstDirective(s)
-	hasNUL := strings.IndexByte(s, 0) >= 0
 	switch {
 	case strings.HasPrefix(s, "\xFF\xFE") || strings.HasPrefix(s, "\xFE\xFF") || hasNUL && isUTF16(s):
 		text = false
@@ -122,14 +121,16 @@ func fileWarnings(s string, f *File, outsideRules, outsideExts int) []Warning {
 				break
 			}
 		}
+		htmlLine := 0 // an HTML page: its first directive, or with no group its first HTML line
+		if strings.HasPrefix(first, "<") {
+			htmlLine = firstLine
+		} else if len(f.Groups) == 0 {
+			htmlLine = firstDiag(f, DiagHTML, "")
+		}
 		switch {
-		case strings.HasPrefix(first, "<"):
+		case htmlLine > 0:
 			text = false
-			add(WarnHTML, firstLine, "the file looks like an HTML page (line "+strconv.Itoa(firstLine)+"), not a robots.txt: a server that answers /robots.txt with a web page usually has none; "+readAs)
-		case len(f.Groups) == 0 && firstDiag(f, DiagHTML, "") > 0:
-			text = false
-			line := firstDiag(f, DiagHTML, "")
-			add(WarnHTML, line, "the file looks like an HTML page (line "+strconv.Itoa(line)+"), not a robots.txt: a server that answers /robots.txt with a web page usually has none; "+readAs)
+			add(WarnHTML, htmlLine, "the file looks like an HTML page (line "+strconv.Itoa(htmlLine)+"), not a robots.txt: a server that answers /robots.txt with a web page usually has none; "+readAs)
 		case len(f.Groups) == 0 && (strings.HasPrefix(first, "{") || strings.HasPrefix(first, "[")):
 			text = false
 			add(WarnJSON, firstLine, "the file looks like a JSON document (line "+strconv.Itoa(firstLine)+"), not a robots.txt: a server that answers /robots.txt with one (an error of an API, say) usually has none; "+readAs)

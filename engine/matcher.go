@@ -19,8 +19,10 @@ import (
 // A rule has one identity from parse to decision: its place in sel.Rules,
 // the selected groups' rules merged in file order ("order" below; a rule's
 // Line is the same rule in the file). The automaton numbers its patterns in
-// another order, by priority (its "rank"), and refs, here and only here,
-// maps a rank back to the rule. Priority is a key, not an index.
+// another order, by priority (its "rank"; in file order when a pattern is
+// too long for build's counting sort, and the automaton then ranks them
+// itself), and refs, here and only here, maps the automaton's pattern
+// numbers back to the rules. Priority is a key, not an index.
 type Matcher struct {
 	sem    Semantics
 	fixed  Reason
@@ -29,11 +31,11 @@ type Matcher struct {
 	// given are the agents as the caller passed them, when one of them is
 	// not a product token (AgentTokens); nil otherwise.
 	given []string
-	// refs[rank] is the rule behind the automaton's pattern of that rank.
+	// refs[i] is the rule behind the automaton's pattern i.
 	refs []ruleRef
 	// indexHTM holds the directory rules Google's index.htm rule adds
-	// (semantics.IndexHTM), which no line of the file has: the rule each comes from
-	// and its pattern (the directory and '$').
+	// (semantics.IndexHTM), which no line of the file has: the rule each
+	// comes from and its pattern (the directory and '$').
 	indexHTM []indexHTMRule
 	set      *automaton.Set
 }
@@ -160,8 +162,8 @@ func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, indexHTM b
 			p, anchored = p[:len(p)-1], true
 		}
 		fn(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: semantics.Priority(m.sem, rule.Kind, len(rule.Pattern), order)}, order, false)
-		if p, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
-			fn(automaton.Pattern{Bytes: p[:len(p)-1], Anchored: true, Priority: semantics.Priority(m.sem, compile.Allow, len(p), order)}, order, true)
+		if dir, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
+			fn(automaton.Pattern{Bytes: dir, Anchored: true, Priority: semantics.Priority(m.sem, compile.Allow, len(dir)+1, order)}, order, true)
 		}
 	}
 }
@@ -381,10 +383,10 @@ func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) 
 // file order. It is shared: callers must not modify it.
 func (m *Matcher) Selection() Selection { return m.sel }
 
-// RankedRule is one of a Matcher's rules as it takes part in decisions: a
-// rule of its merged groups, or the directory rule Google's index.htm rule
-// adds for an allow rule (docs/SEMANTICS.md 4.3), which has that rule's
-// line and value and the directory's pattern.
+// RankedRule is one of a Matcher's rules, as Rules lists them: a rule of
+// its merged groups, or the directory rule Google's index.htm rule adds for
+// an allow rule (docs/SEMANTICS.md 4.3), which has that rule's line and
+// value and the directory's pattern.
 type RankedRule struct {
 	Rule
 	IndexHTM bool
@@ -392,8 +394,9 @@ type RankedRule struct {
 
 // Rules returns m's rules in priority order, best first: the first of them
 // that matches a URL decides it (docs/SEMANTICS.md 4). A rule whose pattern
-// can match no path (one that starts with neither '/' nor '*') is listed
-// too, where its priority puts it. It allocates; deciding never calls it.
+// can match no path (one that starts with neither '/' nor '*', or in
+// Koster1996 not with '/') is listed too, where its priority puts it. It
+// allocates; deciding never calls it.
 func (m *Matcher) Rules() []RankedRule {
 	type ranked struct {
 		r    RankedRule
@@ -402,8 +405,8 @@ func (m *Matcher) Rules() []RankedRule {
 	rs := make([]ranked, 0, len(m.sel.Rules)+len(m.indexHTM))
 	for order, rule := range m.sel.Rules {
 		rs = append(rs, ranked{RankedRule{Rule: Rule{rule.Line, rule.Kind, rule.Pattern, rule.Value}}, semantics.Priority(m.sem, rule.Kind, len(rule.Pattern), order)})
-		if p, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
-			rs = append(rs, ranked{RankedRule{Rule{rule.Line, compile.Allow, p, rule.Value}, true}, semantics.Priority(m.sem, compile.Allow, len(p), order)})
+		if dir, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
+			rs = append(rs, ranked{RankedRule{Rule{rule.Line, compile.Allow, dir + "$", rule.Value}, true}, semantics.Priority(m.sem, compile.Allow, len(dir)+1, order)})
 		}
 	}
 	sort.SliceStable(rs, func(a, b int) bool { return rs[a].prio > rs[b].prio })

@@ -49,15 +49,15 @@ func TestThrashing_FallbackDecides(t *testing.T) {
 	}
 }
 
+// heapChildEnv marks the process TestThrashing_HeapUnderConcurrency runs
+// itself in.
+const heapChildEnv = "ROBOTSTXT_HEAP_CHILD"
+
 // TestThrashing_HeapUnderConcurrency has 8 goroutines decide the 2 KiB URLs
 // of the words shape on one matcher (the case that held 133-153 MiB of heap
 // when each goroutine built a private cache generation) and samples the heap
 // meanwhile: it stays within the cache budget, what the compiled file holds
 // (Robots.Bytes, the fallback included) and 8 MiB.
-// heapChildEnv marks the process TestThrashing_HeapUnderConcurrency runs
-// itself in.
-const heapChildEnv = "ROBOTSTXT_HEAP_CHILD"
-
 func TestThrashing_HeapUnderConcurrency(t *testing.T) {
 	if race.Enabled {
 		t.Skip("-race multiplies memory; the heap is measured without it (TestCache_SharedReset and this file's other test run the same paths under -race)")

@@ -303,14 +303,10 @@ func containsFold(list []string, s string) bool {
 //
 // With a file that has a group for only one token of the chain, both give
 // the same matcher.
+//
+// The tokens are substrings of token.
 func FallbackTokens(token string) []string {
-	return appendFallbackTokens(nil, token)
-}
-
-// appendFallbackTokens appends the fallback chain of token (see
-// FallbackTokens) to dst and returns the extended slice. The tokens are
-// substrings of token; it allocates only when dst must grow.
-func appendFallbackTokens(dst []string, token string) []string {
+	var dst []string
 	t := compile.AgentName(token)
 	if t == "*" {
 		return dst

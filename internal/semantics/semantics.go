@@ -34,10 +34,11 @@ func Priority(sem compile.Semantics, kind compile.RuleKind, patternLen, order in
 // IndexHTM is Google's index.htm rule, the one place it is decided: in
 // Google semantics an allow rule whose pattern's last '/'-segment starts
 // with "/index.htm" also allows its directory exactly (docs/SEMANTICS.md
-// section 4.3). IndexHTM returns that directory rule's pattern, the
-// directory (up to and including the last '/') and '$', or false when the
-// rule of kind k and pattern makes none in semantics sem. The directory rule
-// has its rule's line and file order, and the priority of its own pattern.
+// section 4.3). IndexHTM returns that directory (up to and including the
+// last '/', a substring of pattern), or false when the rule of kind k and
+// pattern makes none in semantics sem. The directory rule's pattern is the
+// directory and '$'; it has its rule's line and file order, and the
+// priority of its own pattern.
 func IndexHTM(sem compile.Semantics, k compile.RuleKind, pattern string) (string, bool) {
 	if sem != compile.Google || k != compile.Allow {
 		return "", false
@@ -46,7 +47,7 @@ func IndexHTM(sem compile.Semantics, k compile.RuleKind, pattern string) (string
 	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {
 		return "", false
 	}
-	return pattern[:i+1] + "$", true
+	return pattern[:i+1], true
 }
 
 // StatusClass is what the HTTP status of an answer to a robots.txt request

@@ -45,9 +45,9 @@ func TestGoogle_IndexHTM(t *testing.T) {
 		want    string
 		ok      bool
 	}{
-		{compile.Google, compile.Allow, "/d/index.html", "/d/$", true},
-		{compile.Google, compile.Allow, "/index.htm", "/$", true},
-		{compile.Google, compile.Allow, "/d/index.htm*", "/d/$", true},
+		{compile.Google, compile.Allow, "/d/index.html", "/d/", true},
+		{compile.Google, compile.Allow, "/index.htm", "/", true},
+		{compile.Google, compile.Allow, "/d/index.htm*", "/d/", true},
 		{compile.Google, compile.Allow, "/d/index.htmx/e", "", false},
 		{compile.Google, compile.Allow, "/d/myindex.html", "", false},
 		{compile.Google, compile.Disallow, "/d/index.html", "", false},
