@@ -241,7 +241,8 @@ func TestGoogle_TransportAndClientTokens(t *testing.T) {
 func TestResult_Warnings(t *testing.T) {
 	s := newSite(t, 200, "<!DOCTYPE html>\n<html><body>Welcome</body></html>\n")
 	clk := newClock()
-	c := New(Options{Now: clk.Now})
+	store := newMemStore()
+	c := New(Options{Now: clk.Now, Store: store})
 	defer c.Close()
 	for _, want := range []Source{Fetched, Cached} {
 		res := lookup(t, c, s.URL+"/")
@@ -250,12 +251,23 @@ func TestResult_Warnings(t *testing.T) {
 			t.Errorf("%v: warnings %q, want one html-page", want, res.Warnings)
 		}
 	}
+	// A second node reads the copy from the Store: the same warnings.
+	other := New(Options{Now: clk.Now, Store: store})
+	defer other.Close()
+	if res := lookup(t, other, s.URL+"/"); len(res.Warnings) != 1 || res.Warnings[0].Kind != engine.WarnHTML {
+		t.Errorf("from the Store (%v): warnings %q, want one html-page", res.Source, res.Warnings)
+	}
 	clk.Advance(DefaultTTL + time.Second)
 	s.set(503, "")
 	res := lookup(t, c, s.URL+"/")
 	wantSource(t, res, Stale)
 	if len(res.Warnings) != 1 {
 		t.Errorf("stale: warnings %q, want the copy's", res.Warnings)
+	}
+	res = lookup(t, other, s.URL+"/")
+	wantSource(t, res, Stale)
+	if len(res.Warnings) != 1 {
+		t.Errorf("stale, from the Store: warnings %q, want the copy's", res.Warnings)
 	}
 	s.set(404, "")
 	clk.Advance(time.Hour)

@@ -309,6 +309,7 @@ func (c *Client) states(e *entry, rec *record, robots *engine.Robots) (cur, good
 	if rec.hasGood {
 		good = &state{res: Result{
 			Robots:    robots,
+			Warnings:  robots.Warnings(),
 			Source:    Fetched,
 			RobotsURL: e.robotsURL,
 			FinalURL:  rec.goodFinalURL,
@@ -337,7 +338,7 @@ func (c *Client) states(e *entry, rec *record, robots *engine.Robots) (cur, good
 	switch rec.source {
 	case Stale:
 		cur.res.Robots = robots
-		cur.res.Fetched, cur.res.Size, cur.res.Truncated = good.res.Fetched, good.res.Size, good.res.Truncated
+		cur.res.Fetched, cur.res.Size, cur.res.Truncated, cur.res.Warnings = good.res.Fetched, good.res.Size, good.res.Truncated, good.res.Warnings
 	case UnavailableDefault:
 		cur.res.Robots = c.allowAll
 	default: // UnreachableDefault, ForbiddenDefault (checkRecord allows no other)
