@@ -211,13 +211,14 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 	}
 
 	code := resp.StatusCode
-	class := semantics.ClassifyStatus(c.engineOpts.Semantics, code)
-	switch {
-	case 100 <= code && code <= 199: // a final 1xx: never read
-		r.outcome = outcomeUnreachable
-		r.err = what("a final informational status (%s)", "RFC 9309 2.3.1.4: unreachable")
+	if code == http.StatusNotModified && r.conditional { // the copy asked about is unchanged
+		r.outcome = outcomeNotModified
+		r.etag, r.lastModified = validators(resp.Header)
+		_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 		return nil
-	case class == semantics.StatusFile:
+	}
+	switch semantics.ClassifyStatus(c.engineOpts.Semantics, code) {
+	case semantics.StatusFile:
 		r.outcome = outcomeOK
 		body, truncated, err := c.readBody(resp)
 		if err != nil {
@@ -231,10 +232,7 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 		r.body, r.truncated = body, truncated
 		r.etag, r.lastModified = validators(resp.Header)
 		return nil
-	case code == http.StatusNotModified && r.conditional:
-		r.outcome = outcomeNotModified
-		r.etag, r.lastModified = validators(resp.Header)
-	case class == semantics.StatusRedirect:
+	case semantics.StatusRedirect:
 		next, err := c.redirect(u, resp, r.redirects)
 		if err != nil {
 			r.outcome, r.err = outcomeUnavailable, keepError("GET "+u.Redacted()+": "+cutText(resp.Status, MaxErrorLength)+": ", err)
@@ -242,20 +240,25 @@ func (c *Client) answer(ctx context.Context, r *response, u *url.URL, resp *http
 		}
 		_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 		return next
-	case class == semantics.StatusForbidden:
+	case semantics.StatusForbidden:
 		r.outcome = outcomeForbidden
-	case class == semantics.StatusUnavailable:
+	case semantics.StatusUnavailable:
 		r.outcome = outcomeUnavailable
 		if 300 <= code && code <= 399 { // 300, 304, 305, 306 and unknown 3xx: no redirect to follow
 			r.err = what("a 3xx status that is no redirect")
 		}
-	case class == semantics.StatusUnreachable && 200 <= code && code <= 599: // 429 and 5xx, which may say when to retry
+	default: // StatusUnreachable
 		r.outcome = outcomeUnreachable
-		r.retryAfter = retryAfter(resp.Header, c.now())
-		r.err = keepError("GET "+u.Redacted()+": ", errors.New(cutText(resp.Status, MaxErrorLength)))
-	default: // below 100, 600 and up: unreachable (RFC 9309 2.3.1.4)
-		r.outcome = outcomeUnreachable
-		r.err = what("an undefined status")
+		switch {
+		case 100 <= code && code <= 199: // a final 1xx: its body (after a 101, the raw connection) is never read
+			r.err = what("a final informational status (%s)", "RFC 9309 2.3.1.4: unreachable")
+			return nil
+		case code < 100 || code > 599:
+			r.err = what("an undefined status")
+		default: // 429 and 5xx, which may say when to retry
+			r.retryAfter = retryAfter(resp.Header, c.now())
+			r.err = keepError("GET "+u.Redacted()+": ", errors.New(cutText(resp.Status, MaxErrorLength)))
+		}
 	}
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 	return nil
