@@ -435,6 +435,17 @@ func (s *state) matcher(agent string) *engine.Matcher {
 	return m
 }
 
+// matcherFor returns the matcher of res.Robots for a Transport's crawler,
+// memoised as matcher memoises an agent's (cr.key is the crawler's own).
+func (s *state) matcherFor(cr *crawler) *engine.Matcher {
+	if p := s.memo.Load(); p != nil && p.agent == cr.key {
+		return p.m
+	}
+	m := tokensMatcher(s.res.Robots, cr.tokens, cr.chain)
+	s.memo.Store(&agentMatcher{agent: cr.key, m: m})
+	return m
+}
+
 // result returns the Result a lookup reports; hit says it was answered from
 // the cache.
 func (s *state) result(hit bool) Result {
@@ -506,25 +517,35 @@ func (c *Client) decideWith(st *state, m *engine.Matcher, pageURL string) engine
 	return d
 }
 
-// decideAs is Decide for a Transport, which has checked agent: ua is the
-// User-Agent header a fetch it starts sends. It also returns the matcher.
-func (c *Client) decideAs(ctx context.Context, agent, pageURL, ua string) (engine.Decision, *engine.Matcher, Result, error) {
-	st, hit, err := c.lookup(ctx, pageURL, ua)
-	if err != nil {
-		return engine.Decision{}, nil, Result{}, err
-	}
-	m := st.matcher(agent)
-	return c.decideWith(st, m, pageURL), m, st.result(hit), nil
+// crawler is who a Transport decides for: one agent, or several tokens,
+// merged or chained (checked by the Transport). key names its matcher in a
+// state's memo: the agent itself, or for several tokens a string no agent
+// can be (product tokens hold no NUL).
+type crawler struct {
+	tokens []string
+	chain  bool
+	key    string
 }
 
-// decideTokens is decideAs for a crawler with several tokens (checked by
-// the caller), merged or chained.
-func (c *Client) decideTokens(ctx context.Context, tokens []string, chain bool, pageURL, ua string) (engine.Decision, *engine.Matcher, Result, error) {
+func newCrawler(tokens []string, chain bool) *crawler {
+	cr := &crawler{tokens: tokens, chain: chain, key: tokens[0]}
+	if len(tokens) > 1 || chain {
+		cr.key = "\x00" + strings.Join(tokens, "\x00")
+		if chain {
+			cr.key = "\x00chain" + cr.key
+		}
+	}
+	return cr
+}
+
+// decideFor is Decide for a Transport's crawler: ua is the User-Agent
+// header a fetch it starts sends. It also returns the matcher.
+func (c *Client) decideFor(ctx context.Context, cr *crawler, pageURL, ua string) (engine.Decision, *engine.Matcher, Result, error) {
 	st, hit, err := c.lookup(ctx, pageURL, ua)
 	if err != nil {
 		return engine.Decision{}, nil, Result{}, err
 	}
-	m := tokensMatcher(st.res.Robots, tokens, chain)
+	m := st.matcherFor(cr)
 	return c.decideWith(st, m, pageURL), m, st.result(hit), nil
 }
 

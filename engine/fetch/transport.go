@@ -140,7 +140,8 @@ type Transport struct {
 	// paces instead (see Pacer).
 	Pacer Pacer
 
-	pacer atomic.Pointer[pacer] // made by the first paced request
+	pacer atomic.Pointer[pacer]       // made by the first paced request
+	who   atomic.Pointer[crawlerOrErr] // made by the first request (crawler)
 
 	disallowed atomic.Int64
 	tooSoon    atomic.Int64
@@ -266,16 +267,35 @@ var errNilClient = errors.New("fetch.Transport: Client is nil (set it to a fetch
 // Transport.Tokens are both set.
 var errAgentAndTokens = errors.New("fetch.Transport: Agent and Tokens are both set (set Agent for one product token, Tokens for several)")
 
-// crawler returns the Transport's tokens (Agent, or Tokens) and an error
-// when they are not product tokens, or both are set.
-func (t *Transport) crawler() ([]string, error) {
-	if len(t.Tokens) == 0 {
-		return nil, engine.CheckAgent(t.Agent)
+// crawlerOrErr is what a Transport's fields say of its crawler: who it is,
+// or why the fields are wrong.
+type crawlerOrErr struct {
+	cr  *crawler
+	err error
+}
+
+// crawler returns the Transport's crawler (Agent, or Tokens and Chain), or
+// an error when they are not product tokens, or both Agent and Tokens are
+// set. The fields are fixed after the first use, so it is worked out once.
+func (t *Transport) crawler() (*crawler, error) {
+	if w := t.who.Load(); w != nil {
+		return w.cr, w.err
 	}
-	if t.Agent != "" {
-		return nil, errAgentAndTokens
+	var w crawlerOrErr
+	switch {
+	case len(t.Tokens) == 0:
+		if w.err = engine.CheckAgent(t.Agent); w.err == nil {
+			w.cr = newCrawler([]string{t.Agent}, false)
+		}
+	case t.Agent != "":
+		w.err = errAgentAndTokens
+	default:
+		if w.err = checkTokens(t.Tokens); w.err == nil {
+			w.cr = newCrawler(slices.Clone(t.Tokens), t.Chain)
+		}
 	}
-	return t.Tokens, checkTokens(t.Tokens)
+	t.who.Store(&w)
+	return w.cr, w.err
 }
 
 // RoundTrip sends req through Base when robots.txt allows it (see
@@ -301,7 +321,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, errNilClient
 	}
-	tokens, err := t.crawler()
+	cr, err := t.crawler()
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -312,20 +332,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ua == "" && hasUA {
 		ua = req.Header.Get("User-Agent")
 	}
-	var d engine.Decision
-	var res Result
-	var m *engine.Matcher
-	if tokens == nil {
-		if ua == "" {
-			ua = t.Agent
-		}
-		d, m, res, err = t.Client.decideAs(ctx, t.Agent, req.URL.String(), ua)
-	} else {
-		if ua == "" {
-			ua = tokens[0]
-		}
-		d, m, res, err = t.Client.decideTokens(ctx, tokens, t.Chain, req.URL.String(), ua)
+	if ua == "" {
+		ua = cr.tokens[0]
 	}
+	d, m, res, err := t.Client.decideFor(ctx, cr, req.URL.String(), ua)
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -333,11 +343,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !d.Allowed {
 		closeBody(req)
 		t.disallowed.Add(1)
-		agent := t.Agent
-		if tokens != nil {
-			agent = strings.Join(tokens, ", ")
-		}
-		return nil, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: agent, Decision: d, Result: res}
+		return nil, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: strings.Join(cr.tokens, ", "), Decision: d, Result: res}
 	}
 	if t.CrawlDelay {
 		if err := t.pace(ctx, &res, m); err != nil {

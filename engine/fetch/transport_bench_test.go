@@ -15,6 +15,8 @@ import (
 //   - allowed-pacing-on: allowed with CrawlDelay set, on a file without a
 //     crawl-delay (the scan for one).
 //   - disallowed: a refused request (the *DisallowedError).
+//   - tokens, chain: allowed, for a crawler with several tokens (Tokens),
+//     merged or chained.
 //   - parallel: allowed, from every CPU at once.
 func BenchmarkTransport_RoundTrip(b *testing.B) {
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -29,13 +31,20 @@ func BenchmarkTransport_RoundTrip(b *testing.B) {
 		name, path string
 		crawlDelay bool
 		allowed    bool
+		tokens     []string
+		chain      bool
 	}{
-		{"allowed", "/docs/2024/report.html?page=2", false, true},
-		{"allowed-pacing-on", "/docs/2024/report.html?page=2", true, true},
-		{"disallowed", "/search/report.html", false, false},
+		{"allowed", "/docs/2024/report.html?page=2", false, true, nil, false},
+		{"allowed-pacing-on", "/docs/2024/report.html?page=2", true, true, nil, false},
+		{"disallowed", "/search/report.html", false, false, nil, false},
+		{"tokens", "/docs/2024/report.html?page=2", false, true, []string{"ExampleBot-News", "ExampleBot"}, false},
+		{"chain", "/docs/2024/report.html?page=2", false, true, []string{"ExampleBot-News", "ExampleBot"}, true},
 	}
 	for _, in := range inputs {
 		tr := &Transport{Client: c, Agent: "ExampleBot", Base: base, CrawlDelay: in.crawlDelay}
+		if in.tokens != nil {
+			tr = &Transport{Client: c, Tokens: in.tokens, Chain: in.chain, Base: base}
+		}
 		req, err := http.NewRequest(http.MethodGet, s.URL+in.path, nil)
 		if err != nil {
 			b.Fatal(err)
