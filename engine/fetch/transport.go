@@ -140,7 +140,7 @@ type Transport struct {
 	// paces instead (see Pacer).
 	Pacer Pacer
 
-	pacer atomic.Pointer[pacer]       // made by the first paced request
+	pacer atomic.Pointer[pacer]        // made by the first paced request
 	who   atomic.Pointer[crawlerOrErr] // made by the first request (crawler)
 
 	disallowed atomic.Int64
