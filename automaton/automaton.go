@@ -486,6 +486,29 @@ func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 	return s.answer(d.end(g, st, best)), true
 }
 
+// Decided returns the answer for every input that starts with prefix, and
+// ok true, when the DFA knows it from prefix alone (no pattern still alive
+// could beat it); otherwise ok false. It never runs the fallback: a caller
+// that must rewrite its input before matching (Options.Escape) rewrites a
+// prefix first, and the whole input only when the prefix does not decide.
+func (s *Set) Decided(prefix string) (index int, ok bool) {
+	d := s.d
+	if d == nil {
+		return NoMatch, true
+	}
+	if d.skip.Load() > 0 {
+		return NoMatch, false
+	}
+	g := d.cur.Load()
+	st, best := g.s0, g.best0
+	if st != deadState {
+		if _, st, best = scan(d, g, &d.classes, st, best, prefix); st != deadState {
+			return NoMatch, false
+		}
+	}
+	return s.answer(best), true
+}
+
 // giveUp records that the DFA gave up on in, and returns the fallback's
 // answer for it (as fallbackMatch does).
 func (d *dfa) giveUp(cls *[256]uint8, in string) (uint32, bool) {

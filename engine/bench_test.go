@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
@@ -94,6 +95,23 @@ func BenchmarkCompileScaling(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				engine.Compile(body, engine.Options{}).Matcher("*")
+			}
+		})
+	}
+}
+
+// BenchmarkMatcher_DecideLongEscaped decides URLs whose answer is final a
+// few bytes into the path, with a percent-escape before that point and a
+// long tail after it: the path is normalised in part first, so the tail is
+// never rewritten (ns/op should barely grow with the tail).
+func BenchmarkMatcher_DecideLongEscaped(b *testing.B) {
+	m := engine.Compile([]byte("User-agent: *\nDisallow: /a\nAllow: /aA\n"), engine.Options{}).Matcher("bot")
+	for _, n := range []int{100, 10_000, 100_000} {
+		u := "https://example.com/a%41" + strings.Repeat("x", n)
+		b.Run(fmt.Sprintf("tail=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				m.Allowed(u)
 			}
 		})
 	}

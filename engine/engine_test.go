@@ -338,3 +338,35 @@ func TestOptions_ReserveBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_LongPathDecidedOnPrefix: a path whose canonical form may not
+// fit the stack buffer is normalised first in part (some 85 bytes), and
+// the rest only when that part does not decide. Escapes placed across the
+// cut, and rules deciding before, at and after it, must give the
+// reference's answers in every semantics.
+func TestDecide_LongPathDecidedOnPrefix(t *testing.T) {
+	var rules strings.Builder
+	rules.WriteString("User-agent: *\nDisallow: /a\nAllow: /aA\n")
+	for n := 76; n <= 92; n++ {
+		fmt.Fprintf(&rules, "Disallow: /b%s\nAllow: /b%sA\nDisallow: /c%s$\n", strings.Repeat("x", n), strings.Repeat("x", n), strings.Repeat("x", n))
+	}
+	body := []byte(rules.String())
+	var urls []string
+	for _, head := range []string{"/a", "/b", "/c"} {
+		for at := 78; at <= 90; at++ {
+			for _, esc := range []string{"%41", "%4", "%", "%%41", "%e2%82%ac", "*", "$", "\xc3\xa9"} {
+				p := head + strings.Repeat("x", at-len(head)) + esc
+				urls = append(urls, "https://example.com"+p, "https://example.com"+p+strings.Repeat("x", 300), "https://example.com"+p+"A"+strings.Repeat("y", 300))
+			}
+		}
+	}
+	for _, sem := range []compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996} {
+		m := engine.Compile(body, engine.Options{Semantics: sem}).Matcher("bot")
+		for _, u := range urls {
+			got, want := m.Decide(u), reference.Decide(body, []string{"bot"}, u, sem)
+			if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
+				t.Errorf("%s %.120q: allowed %v by line %d, reference %v by line %d", sem, u, got.Allowed, got.Rule.Line, want.Allowed, want.Line)
+			}
+		}
+	}
+}

@@ -217,6 +217,11 @@ func isRobotsTxt(slash bool, path string) bool {
 // buffer from pathPool.
 const decisionBufSize = 256
 
+// prefixBytes is how much of a long path matchNormalized writes first: its
+// canonical form, at most three bytes a byte and a '/', fits the stack
+// buffer.
+const prefixBytes = (decisionBufSize - 1) / 3
+
 // pathPool holds the buffers of paths longer than decisionBufSize: a
 // buffer is kept at the size of the longest path it held.
 var pathPool = sync.Pool{New: func() any { return new([]byte) }}
@@ -347,7 +352,10 @@ func (m *Matcher) find(slash bool, path string) int {
 // matchNormalized writes "/"+path (when slash) through the semantics'
 // normaliser (Google's: none) into a buffer, and returns the index of the
 // pattern that decides it: the automaton decides the whole input, so that
-// it can hand it to its fallback (automaton.Set.Match).
+// it can hand it to its fallback (automaton.Set.Match). A path whose
+// canonical form may not fit the stack buffer is first written in part,
+// up to prefixBytes of it: when that decides (automaton.Set.Decided), the
+// rest is never read.
 func (m *Matcher) matchNormalized(slash bool, path string) int {
 	need := 1 + len(path)
 	if m.sem != Google {
@@ -355,6 +363,21 @@ func (m *Matcher) matchNormalized(slash bool, path string) int {
 	}
 	var stack [decisionBufSize]byte
 	buf := stack[:0]
+	if need > len(stack) {
+		// Not inside a percent-escape: "%XX" is rewritten whole.
+		cut := prefixBytes
+		if i := strings.LastIndexByte(path[cut-2:cut], '%'); i >= 0 {
+			cut -= 2 - i
+		}
+		if slash {
+			buf = append(buf, '/')
+		}
+		buf = compile.AppendPath(buf, path[:cut], m.sem)
+		if idx, ok := m.set.Decided(unsafe.String(unsafe.SliceData(buf), len(buf))); ok {
+			return idx
+		}
+		buf = buf[:0]
+	}
 	var pooled *[]byte
 	if need > len(stack) {
 		pooled = pathPool.Get().(*[]byte)
