@@ -70,6 +70,9 @@ type Pacer struct {
 	timeout time.Duration
 	margin  time.Duration
 	down    atomic.Int64 // until when (Unix ns) Redis is left alone
+	// went, when set (by tests), is called with each turn a request
+	// takes, in microseconds of the server's clock.
+	went func(turn int64)
 
 	reserved, waited, tooSoon, retried, givenBack, unavailable atomic.Int64
 }
@@ -211,6 +214,10 @@ func (p *Pacer) Wait(ctx context.Context, origin string, delay time.Duration) er
 			}
 			if late = time.Since(sent) - t.wait; late <= margin {
 				p.reserved.Add(1)
+				if p.went != nil {
+					at, _ := strconv.ParseInt(t.at, 10, 64)
+					p.went(at)
+				}
 				return nil
 			}
 		}

