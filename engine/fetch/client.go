@@ -137,9 +137,10 @@ const (
 	DefaultMaxBytes = 64 << 20
 
 	// EntryOverhead is what an entry costs against MaxBytes besides its
-	// compiled file and the strings it keeps (its robots.txt URL, a
-	// FinalURL, an error text): the entry, its Result, its timer and the
-	// parts of an error kept for errors.Is and errors.As.
+	// compiled file and the bytes it keeps (its robots.txt URL, a
+	// FinalURL, an error text, the validators, and with a Store the body):
+	// the entry, its Result, its timer and the parts of an error kept for
+	// errors.Is and errors.As.
 	EntryOverhead = 1 << 9
 
 	// MaxURLLength bounds the URLs an entry or an error keeps of what the

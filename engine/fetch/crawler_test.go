@@ -186,8 +186,8 @@ func TestTransport_SendsTheCrawlersUserAgent(t *testing.T) {
 	}
 }
 
-// chainRobots has groups for FooBot and FooBot-Image, with a crawl-delay in
-// FooBot-Image's.
+// chainRobots has groups for FooBot and FooBot-Image, and a "*" group that
+// disallows everything.
 const chainRobots = "User-agent: FooBot\nDisallow: /nofoo/\n\nUser-agent: FooBot-Image\nDisallow: /photos/\n\nUser-agent: *\nDisallow: /\n"
 
 // TestGoogle_TransportAndClientTokens: a crawler with several tokens gets,

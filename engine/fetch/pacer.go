@@ -8,7 +8,7 @@ import (
 
 // Pacer spaces the requests to each origin by its crawl-delay, for a
 // Transport (Transport.Pacer): the Transport calls Wait before it sends a
-// request to an origin whose robots.txt asks Agent for a crawl-delay. The
+// request to an origin whose robots.txt asks its crawler for a crawl-delay. The
 // Transport's own pacer keeps the turns of one process; a shared one, such
 // as store/redisstore's, keeps them for a fleet, by the same rules:
 //

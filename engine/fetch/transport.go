@@ -70,7 +70,8 @@ const DefaultMaxPacedHosts = 10000
 //     any request that carries it straight to Base.
 //
 // Pacing (CrawlDelay): the requests to one origin (scheme://host[:port]) go
-// to Base at least the crawl-delay of Agent's groups apart
+// to Base at least the crawl-delay of the crawler's groups (Agent's, or
+// those Tokens select) apart
 // (engine.Extensions.CrawlDelay, at most engine.MaxCrawlDelay), counted from
 // when one request goes to when the next goes, each read under the pacer's
 // lock, so no gap is ever shorter (the server sees each request later by

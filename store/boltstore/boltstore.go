@@ -17,7 +17,7 @@
 // Each record is kept with its expiry (the TTL the Client gives it: 30
 // days after the site last answered, with the defaults); an expired one is
 // not returned, and expired ones are deleted when the Store opens and every
-// sweepEvery saves.
+// few hundred saves.
 package boltstore
 
 import (
