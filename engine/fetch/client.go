@@ -328,7 +328,7 @@ func New(opts Options) *Client {
 }
 
 // or returns v, or def when v is the zero value or negative.
-func or[T int | int64 | time.Duration | string](v, def T) T {
+func or[T int | int64 | time.Duration](v, def T) T {
 	var zero T
 	if v <= zero {
 		return def
@@ -798,9 +798,7 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 // what a record of e is made of. c.mu is held.
 func (c *Client) set(e *entry, st *state, now time.Time) snapshot {
 	c.arm(st, now)
-	if e.st != st {
-		disarm(e.st)
-	}
+	disarm(e.st) // st is new: apply and adopt make a state for each call
 	e.st = st
 	c.bytes -= e.cost
 	e.cost = c.cost(e)

@@ -27,8 +27,6 @@ type memStore struct {
 	calls   atomic.Int64
 	fail    atomic.Bool
 	block   atomic.Bool
-	// noLease makes Lease always succeed, as for a store of one process.
-	noLease bool
 }
 
 type memLease struct {
@@ -80,9 +78,6 @@ func (m *memStore) Save(ctx context.Context, key string, record []byte, ttl time
 func (m *memStore) Lease(ctx context.Context, key, token string, ttl time.Duration) (bool, error) {
 	if err := m.enter(ctx); err != nil {
 		return false, err
-	}
-	if m.noLease {
-		return true, nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
