@@ -261,19 +261,30 @@ func (c *Client) adopt(key string, rec *record) *state {
 	if rec == nil {
 		return nil
 	}
-	var robots *engine.Robots
-	if rec.hasGood {
-		c.mu.Lock()
-		if e := c.entries[key]; e != nil && e.good != nil && e.good.body != nil && bytes.Equal(e.good.body, rec.body) {
-			robots = e.good.res.Robots // the same copy: no need to compile it again
-		}
-		c.mu.Unlock()
-		if robots == nil {
-			robots = c.compile(rec.body) // outside the lock: it takes linear time
-		}
-	}
 	now := c.now()
 	fresh := now.Before(rec.expires)
+	// What the entry knows, read under the lock (states are immutable):
+	// an expired record older than the entry's state is of no use, and a
+	// copy the entry has compiled already is not compiled again. Bodies are
+	// compared and compiled outside the lock: both take linear time.
+	var known *state
+	c.mu.Lock()
+	if e := c.entries[key]; e != nil {
+		if !fresh && e.st != nil && !e.st.at.Before(rec.at) {
+			c.mu.Unlock()
+			return nil // the entry knows as much
+		}
+		known = e.good
+	}
+	c.mu.Unlock()
+	var robots *engine.Robots
+	if rec.hasGood {
+		if known != nil && known.body != nil && bytes.Equal(known.body, rec.body) {
+			robots = known.res.Robots // the same copy
+		} else {
+			robots = c.compile(rec.body)
+		}
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
