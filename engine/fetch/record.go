@@ -249,50 +249,61 @@ func (rec *record) set(tag uint64, v []byte) bool {
 		rec.lastModified = string(v)
 	case tagBody:
 		rec.hasGood, rec.body = true, v
-	case tagExpires, tagAt, tagReached, tagDownSince, tagGoodFetched:
-		n, k := binary.Varint(v)
-		if k != len(v) || k == 0 {
-			return false
-		}
-		t := time.Unix(0, n)
-		switch tag {
-		case tagExpires:
-			rec.expires = t
-		case tagAt:
-			rec.at = t
-		case tagReached:
-			rec.reached = t
-		case tagDownSince:
-			rec.downSince = t
-		default:
-			rec.goodFetched = t
-		}
-	default: // numbers
-		n, k := binary.Uvarint(v)
-		if k != len(v) || k == 0 || n > 1<<31 {
-			return false
-		}
-		switch tag {
-		case tagSemantics:
-			rec.semantics = engine.Semantics(n)
-		case tagSource:
-			rec.source = Source(n)
-		case tagStatus:
-			rec.status = int(n)
-		case tagRedirects:
-			rec.redirects = int(n)
-		case tagFailures:
-			rec.failures = int(n)
-		case tagErrKinds:
-			rec.errKinds = n
-		case tagTruncated:
-			rec.truncated = n != 0
-		case tagGoodStatus:
-			rec.goodStatus = int(n)
-		case tagGoodRedirects:
-			rec.goodRedirect = int(n)
-		}
+	case tagExpires:
+		return timeField(v, &rec.expires)
+	case tagAt:
+		return timeField(v, &rec.at)
+	case tagReached:
+		return timeField(v, &rec.reached)
+	case tagDownSince:
+		return timeField(v, &rec.downSince)
+	case tagGoodFetched:
+		return timeField(v, &rec.goodFetched)
+	case tagSemantics:
+		return uintField(v, &rec.semantics)
+	case tagSource:
+		return uintField(v, &rec.source)
+	case tagStatus:
+		return uintField(v, &rec.status)
+	case tagRedirects:
+		return uintField(v, &rec.redirects)
+	case tagFailures:
+		return uintField(v, &rec.failures)
+	case tagErrKinds:
+		return uintField(v, &rec.errKinds)
+	case tagTruncated:
+		var n uint8
+		ok := uintField(v, &n)
+		rec.truncated = n != 0
+		return ok
+	case tagGoodStatus:
+		return uintField(v, &rec.goodStatus)
+	case tagGoodRedirects:
+		return uintField(v, &rec.goodRedirect)
+	default: // a number this release does not use (tags 0, 14 to 19)
+		var n uint64
+		return uintField(v, &n)
 	}
+	return true
+}
+
+// timeField reads a time field (a varint of Unix nanoseconds) into t.
+func timeField(v []byte, t *time.Time) bool {
+	n, k := binary.Varint(v)
+	if k != len(v) || k == 0 {
+		return false
+	}
+	*t = time.Unix(0, n)
+	return true
+}
+
+// uintField reads a number field (a uvarint, at most 2^31) into p.
+func uintField[T ~int | ~uint8 | ~uint64](v []byte, p *T) bool {
+	n, k := binary.Uvarint(v)
+	if k != len(v) || k == 0 || n > 1<<31 {
+		return false
+	}
+	*p = T(n)
 	return true
 }
 
