@@ -444,13 +444,10 @@ func (s *Set) Match(input string) int {
 		ans, _ := d.matchPolicy(&d.classes, input)
 		return s.answer(ans)
 	}
-	g := d.cur.Load()
-	st, best := g.s0, g.best0
-	if st != deadState {
-		if g, st, best = scan(d, g, &d.classes, st, best, input); st == giveUpState {
-			ans, _ := d.giveUp(&d.classes, input)
-			return s.answer(ans)
-		}
+	g, st, best := scan(d, &d.classes, input)
+	if st == giveUpState {
+		ans, _ := d.giveUp(&d.classes, input)
+		return s.answer(ans)
 	}
 	return s.answer(d.end(g, st, best))
 }
@@ -472,16 +469,13 @@ func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 		ans, ok = d.matchPolicy(d.fast, input)
 		return s.answer(ans), ok
 	}
-	g := d.cur.Load()
-	st, best := g.s0, g.best0
-	if st != deadState {
-		switch g, st, best = scan(d, g, d.fast, st, best, input); st {
-		case escapeState:
-			return NoMatch, false
-		case giveUpState:
-			ans, ok = d.giveUp(d.fast, input)
-			return s.answer(ans), ok
-		}
+	g, st, best := scan(d, d.fast, input)
+	switch st {
+	case escapeState:
+		return NoMatch, false
+	case giveUpState:
+		ans, ok = d.giveUp(d.fast, input)
+		return s.answer(ans), ok
 	}
 	return s.answer(d.end(g, st, best)), true
 }
@@ -499,14 +493,10 @@ func (s *Set) Decided(prefix string) (index int, ok bool) {
 	if d.skip.Load() > 0 {
 		return NoMatch, false
 	}
-	g := d.cur.Load()
-	st, best := g.s0, g.best0
-	if st != deadState {
-		if _, st, best = scan(d, g, &d.classes, st, best, prefix); st != deadState {
-			return NoMatch, false
-		}
+	if _, st, best := scan(d, &d.classes, prefix); st == deadState {
+		return s.answer(best), true
 	}
-	return s.answer(best), true
+	return NoMatch, false
 }
 
 // giveUp records that the DFA gave up on in, and returns the fallback's
@@ -524,16 +514,13 @@ func (d *dfa) matchPolicy(cls *[256]uint8, in string) (uint32, bool) {
 	if n := d.skip.Load(); n == fallbackOnly || d.skip.Add(-1) > 0 {
 		return fallbackMatch(d, cls, in)
 	}
-	g := d.cur.Load()
-	st, best := g.s0, g.best0
-	if st != deadState {
-		switch g, st, best = scan(d, g, cls, st, best, in); st {
-		case escapeState:
-			d.probed()
-			return 0, false
-		case giveUpState:
-			return d.giveUp(cls, in)
-		}
+	g, st, best := scan(d, cls, in)
+	switch st {
+	case escapeState:
+		d.probed()
+		return 0, false
+	case giveUpState:
+		return d.giveUp(cls, in)
 	}
 	d.probed()
 	return d.end(g, st, best), true
@@ -556,17 +543,23 @@ func better(a, b uint32) uint32 {
 	return a
 }
 
-// scan runs d from state s of generation g, with the best answer so far
-// best, over in, with the byte-to-class map cls (d.classes, or d.fast which
-// also maps the escape bytes). It returns the generation it ended in (the
-// cache may be replaced on the way), and stops early with s == deadState
+// scan runs d from the start state of its current generation over in,
+// with the byte-to-class map cls (d.classes, or d.fast which also maps the
+// escape bytes). It returns the generation it ended in (the cache may be
+// replaced on the way), the state and the best answer, and stops early
+// with s == deadState
 // when the answer is final (at an End byte too, with the answer for the
 // input before it), s == escapeState at an escape byte (only d.fast leads
 // there), or s == giveUpState when building the states in costs more than
 // the policy allows. The loop over bytes is run's (runNarrow's for a
 // narrow table); once it finds a transition not computed yet, scanMissing
 // goes on.
-func scan(d *dfa, g *generation, cls *[256]uint8, s, best uint32, in string) (*generation, uint32, uint32) {
+func scan(d *dfa, cls *[256]uint8, in string) (*generation, uint32, uint32) {
+	g := d.cur.Load()
+	s, best := g.s0, g.best0
+	if s == deadState {
+		return g, s, best
+	}
 	w := g.tab.Load().w
 	var i int
 	var t uint32
