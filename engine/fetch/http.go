@@ -99,9 +99,8 @@ type clientFetchKey struct{}
 // validators (RFC 9110 section 13.1), and a 304 to it renews cond.
 func (c *Client) get(ctx context.Context, robotsURL string, cond *state) response {
 	c.fetches.Add(1)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
-	defer cancel()
-	defer context.AfterFunc(c.ctx, cancel)()
+	ctx, stop := c.detach(ctx, c.timeout)
+	defer stop()
 	ctx = context.WithValue(ctx, clientFetchKey{}, true)
 	var r response
 	u, err := url.Parse(robotsURL)

@@ -19,10 +19,11 @@ import (
 //     when ctx's deadline comes before the request's turn.
 //   - It returns ctx's error when ctx ends while it waits, and gives the
 //     turn back.
-//   - It returns at once, without waiting, an error that wraps
+//   - It returns, without waiting for a turn, an error that wraps
 //     ErrPacerUnavailable when it cannot pace now (a shared pacer whose
-//     server is away): the Transport then paces the request with its own
-//     in-process pacer (TransportStats.PacerFallbacks).
+//     server is away; finding that out may take the pacer's own time-out):
+//     the Transport then paces the request with its own in-process pacer
+//     (TransportStats.PacerFallbacks).
 //
 // A Pacer must be safe for concurrent use.
 type Pacer interface {

@@ -97,14 +97,25 @@ type storeStats struct {
 	hits, waits, saves, errors, rejected atomic.Int64
 }
 
+// detach returns the context of work that other lookups may wait for:
+// detached from ctx's cancellation, bounded by d and ended by Close; stop
+// releases it.
+func (c *Client) detach(ctx context.Context, d time.Duration) (_ context.Context, stop func()) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
+	unhook := context.AfterFunc(c.ctx, cancel)
+	return ctx, func() {
+		unhook()
+		cancel()
+	}
+}
+
 // call runs f with the context of one call to the Store: detached from
 // the lookup's cancellation (other lookups wait for the flight), bounded
 // by StoreTimeout and ended by Close. A failure counts, and the Store is
 // left alone for storeRetry.
 func (c *Client) call(ctx context.Context, f func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.storeTimeout)
-	defer cancel()
-	defer context.AfterFunc(c.ctx, cancel)()
+	ctx, stop := c.detach(ctx, c.storeTimeout)
+	defer stop()
 	err := f(ctx)
 	if err != nil && !errors.Is(err, ErrRecordTooLarge) && !c.closed.Load() {
 		c.storeStats.errors.Add(1)

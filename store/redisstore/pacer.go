@@ -63,7 +63,8 @@ const pacerDownFor = 2 * time.Second
 // the nodes that hold the turns after it are asleep elsewhere). When Redis
 // fails, is later than the margin eight times in a row, or failed within
 // two seconds, Wait returns an error that wraps fetch.ErrPacerUnavailable
-// at once, and the Transport paces the request on its own.
+// (at once in the last case; Redis that does not answer takes
+// Options.Timeout first), and the Transport paces the request on its own.
 type Pacer struct {
 	rdb     redis.UniversalClient
 	prefix  string
