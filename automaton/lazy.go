@@ -804,7 +804,8 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	// The successor's stars: g's star set q, or (with new stars, or when g
 	// is retired) a list to intern in the generation it goes to.
 	var stars []int32
-	if g != cur || len(sc.newStars) > 0 {
+	move := g != cur || len(sc.newStars) > 0 // q is not cur's set as it is
+	if move {
 		stars = g.psets[q].stars
 		if len(sc.newStars) > 0 {
 			stars = sc.mergeStars(p, stars)
@@ -812,7 +813,7 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	}
 	fit := cur.canAdd(p, len(sc.tnext), len(stars))
 	if fit == addOK {
-		if stars != nil {
+		if move {
 			q = cur.internStars(p, sc, stars)
 		}
 		t := cur.finish(p, sc, q, acc)
@@ -825,11 +826,11 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	}
 	// cur is full: a new generation replaces it, wide if cur was narrow and
 	// only its table was full.
-	if stars == nil {
+	if !move {
 		stars = cur.psets[q].stars
 	}
 	if stars == nil {
-		stars = []int32{}
+		stars = []int32{} // newGen reads nil as "no successor to build"
 	}
 	n, t := p.newGen(sc, cur.narrow && fit == addFull, stars, acc, sc.tnext)
 	d.cur.Store(n)
