@@ -331,8 +331,9 @@ func (m *Matcher) decision(idx int) Decision {
 //     normalising could rewrite (Options.Escape: '%', '*', '$', bytes >=
 //     0x80), unless the answer is final before it: the bytes before it are
 //     canonical as they are.
-//  3. Otherwise the path is normalised whole into a buffer (on the stack up
-//     to decisionBufSize bytes) and the automaton runs over that
+//  3. Otherwise the path is normalised into a buffer (on the stack up to
+//     decisionBufSize bytes; a long path first in part, and whole only when
+//     that part does not decide) and the automaton runs over that
 //     (matchNormalized): the path's bytes are read twice.
 func (m *Matcher) find(slash bool, path string) int {
 	if m.sem == RFC9309 && isRobotsTxt(slash, path) {
