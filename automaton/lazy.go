@@ -109,10 +109,46 @@ const (
 // pattern reaches a later star makes a new star set, which costs O(|P|) to
 // merge, hash and intern. On files where thousands of stars are alive that
 // is what a state costs, and what the give-up policy counts (policy.go).
+//
+// A star set's items live in its generation's arenas, not in slices of
+// their own: a real file's URLs make a dozen star sets, and a slice each
+// would be most of the allocations its states cost.
 type starSet struct {
-	stars   []int32   // sorted star items
-	classes []byte    // classes on which the item after some star advances
-	adv     [][]int32 // adv[k]: the star+1 items that advance on classes[k]
+	hash uint64
+	// In sarena from at: the n stars (sorted star items); then the items
+	// after them (star+1), grouped by the class on which they advance, in
+	// the order of classes; then each group's end, relative to the first
+	// item after the stars.
+	at, n int32
+	// In carena from cls: the nc classes on which the item after some star
+	// advances.
+	cls, nc int32
+}
+
+// stars returns star set q's stars, sorted.
+func (g *generation) stars(q int32) []int32 {
+	ps := &g.psets[q]
+	return g.sarena[ps.at : ps.at+ps.n : ps.at+ps.n]
+}
+
+// starClasses returns the classes on which the item after one of star set
+// q's stars advances.
+func (g *generation) starClasses(q int32) []byte {
+	ps := &g.psets[q]
+	return g.carena[ps.cls : ps.cls+ps.nc]
+}
+
+// advances returns the items after star set q's stars that advance on its
+// k-th class (starClasses(q)[k]).
+func (g *generation) advances(q int32, k int) []int32 {
+	ps := &g.psets[q]
+	adv := ps.at + ps.n
+	ends := g.sarena[adv+ps.n:]
+	from := int32(0)
+	if k > 0 {
+		from = ends[k-1]
+	}
+	return g.sarena[adv+from : adv+ends[k]]
 }
 
 // table is a generation's transition table: rows of stride 32-bit words,
@@ -228,15 +264,16 @@ type generation struct {
 	// mapped is how many words of a reserved table are prefaulted
 	// (prefaultAhead).
 	mapped int
-	// bytes is the memory held, as counted against prog.budget (account);
-	// psetBytes the star sets' share of it.
-	bytes, psetBytes int
+	// bytes is the memory held, as counted against prog.budget (account).
+	bytes int
 
 	// Star sets, interned: pindex is open addressing over their hashes
-	// (id+1, 0 empty).
+	// (id+1, 0 empty). Their items are in sarena, their classes in carena
+	// (see starSet).
 	psets  []starSet
-	phash  []uint64
 	pindex []int32
+	sarena []int32
+	carena []byte
 
 	// States: state k is states[k] (its star set, answer, and T in
 	// arena), its row at word k*stride; index is open addressing over
@@ -253,6 +290,7 @@ type generation struct {
 type scratch struct {
 	tnext, newStars, pstars []int32
 	order, seen             []int32 // Compile's
+	ends, classOf           []int32 // internStars'
 	// work counts the items, stars and cells this input's misses have
 	// touched: what building its states cost (see workLimit).
 	work int
@@ -284,16 +322,15 @@ type stateInfo struct {
 // for canAdd, and of a generation's fixed parts.
 const (
 	stateOverhead   = 16 + 2*4 // a stateInfo, two index slots
-	starSetOverhead = 3 * 24   // its slice headers
+	starSetOverhead = 24 + 2*4 // a starSet, two index slots
 	genOverhead     = 256      // the generation and table structs, slice headers
 )
 
 // account counts again the memory g holds: every slice at its capacity.
 func (g *generation) account() {
-	n := genOverhead + g.psetBytes + 24*cap(g.psets)
-	n += 16 * cap(g.states)
+	n := genOverhead + int(unsafe.Sizeof(starSet{}))*cap(g.psets) + 4*cap(g.sarena) + cap(g.carena)
+	n += int(unsafe.Sizeof(stateInfo{})) * cap(g.states)
 	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.tab.Load().w))
-	n += 8 * cap(g.phash)
 	g.bytes = n
 }
 
@@ -434,15 +471,17 @@ func (sc *scratch) add(p *prog, it int32, acc uint32) uint32 {
 func (g *generation) successor(p *prog, sc *scratch, k int32, c uint32) (int32, uint32) {
 	sc.begin()
 	acc := uint32(0)
-	ps := &g.psets[g.states[k].pid]
-	if i := bytes.IndexByte(ps.classes, byte(c)); i >= 0 {
-		for _, it := range ps.adv[i] {
+	q := g.states[k].pid
+	classes := g.starClasses(q)
+	if i := bytes.IndexByte(classes, byte(c)); i >= 0 {
+		adv := g.advances(q, i)
+		for _, it := range adv {
 			acc = sc.add(p, it+1, acc)
 		}
-		sc.work += len(ps.adv[i])
+		sc.work += len(adv)
 	}
 	t := g.tset(k)
-	sc.work += len(ps.classes) + g.items(t)
+	sc.work += len(classes) + g.items(t)
 	for i := range g.items(t) {
 		if it := g.item(t, i); uint32(p.classes[p.all[it]]) == c && p.kind(it) == itemLiteral {
 			acc = sc.add(p, it+1, acc)
@@ -458,7 +497,7 @@ func (g *generation) nextStars(p *prog, sc *scratch, q int32) int32 {
 	if len(sc.newStars) == 0 {
 		return q
 	}
-	return g.internStars(p, sc, sc.mergeStars(p, g.psets[q].stars))
+	return g.internStars(p, sc, sc.mergeStars(p, g.stars(q)))
 }
 
 // mergeStars returns, in sc.pstars, the stars old (sorted) with the new
@@ -491,7 +530,7 @@ func (sc *scratch) mergeStars(p *prog, old []int32) []int32 {
 // special when it accepts. It adds the state when new, past the budget too:
 // the caller checks the budget first (canAdd).
 func (g *generation) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
-	stars := g.psets[q].stars
+	stars := g.stars(q)
 	// Transient items: sorted, without duplicates, and without those before
 	// their pattern's star (the star matches everything they could).
 	t := sc.tnext
@@ -551,7 +590,7 @@ func (g *generation) finish(p *prog, sc *scratch, q int32, acc uint32) uint32 {
 	if 2*len(g.states) > len(g.index) {
 		g.index = rehash(g.index, len(g.states), func(k int) uint64 { return uint64(g.states[k].hash) })
 	}
-	sc.work += len(out) + int(g.stride) + len(g.psets[q].classes)
+	sc.work += len(out) + int(g.stride) + int(g.psets[q].nc)
 	g.addRow(p, k, q, out, stars, acc)
 	g.account()
 	return g.value(k)
@@ -625,7 +664,7 @@ func (g *generation) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 				g.setFresh(row, uint32(p.classes[p.all[it]]), unknownState)
 			}
 		}
-		for _, c := range g.psets[q].classes {
+		for _, c := range g.starClasses(q) {
 			g.setFresh(row, uint32(c), unknownState)
 		}
 	}
@@ -657,7 +696,7 @@ func (g *generation) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 // a class on which no item advances: the dead state when q is empty, the
 // state of q's stars alone if it exists, else unknownState.
 func (g *generation) otherValue(q int32) uint32 {
-	if len(g.psets[q].stars) == 0 {
+	if g.psets[q].n == 0 {
 		return deadState
 	}
 	h := hashState(q, 0, nil)
@@ -704,32 +743,48 @@ func (g *generation) internStars(p *prog, sc *scratch, stars []int32) int32 {
 	i := h & mask
 	for ; g.pindex[i] != 0; i = (i + 1) & mask {
 		id := g.pindex[i] - 1
-		if g.phash[id] == h && slices.Equal(g.psets[id].stars, stars) {
+		if g.psets[id].hash == h && slices.Equal(g.stars(id), stars) {
 			return id
 		}
 	}
 	sc.work += 2 * len(stars)
-	ps := starSet{stars: slices.Clone(stars)}
+	// The classes in the order their first star reaches them, each star's
+	// class among them, and how many stars each has.
+	ps := starSet{hash: h, at: int32(len(g.sarena)), n: int32(len(stars)), cls: int32(len(g.carena))}
+	ends, classOf := sc.ends[:0], sc.classOf[:0]
 	for _, s := range stars {
 		c := p.classes[p.all[s+1]] // a literal: stars are collapsed and never last
-		k := bytes.IndexByte(ps.classes, c)
+		k := bytes.IndexByte(g.carena[ps.cls:], c)
 		if k < 0 {
-			ps.classes = append(ps.classes, c)
-			ps.adv = append(ps.adv, nil)
-			k = len(ps.classes) - 1
+			g.carena = append(g.carena, c)
+			ends = append(ends, 0)
+			k = len(ends) - 1
 		}
-		ps.adv[k] = append(ps.adv[k], s+1)
+		ends[k]++
+		classOf = append(classOf, int32(k))
 	}
+	ps.nc = int32(len(ends))
+	// The stars, then the items after them, grouped: ends[k] starts as
+	// group k's first place and, once its items are in, is its end.
+	at := int32(0)
+	for k, n := range ends {
+		ends[k], at = at, at+n
+	}
+	g.sarena = append(g.sarena, stars...)
+	adv := len(g.sarena)
+	g.sarena = slices.Grow(g.sarena, len(stars)+len(ends))[:adv+len(stars)]
+	for i, s := range stars {
+		k := classOf[i]
+		g.sarena[adv+int(ends[k])] = s + 1
+		ends[k]++
+	}
+	g.sarena = append(g.sarena, ends...)
+	sc.ends, sc.classOf = ends, classOf
 	id := int32(len(g.psets))
 	g.psets = append(g.psets, ps)
-	g.phash = append(g.phash, h)
 	g.pindex[i] = id + 1
 	if 2*len(g.psets) > len(g.pindex) {
-		g.pindex = rehash(g.pindex, len(g.phash), func(k int) uint64 { return g.phash[k] })
-	}
-	g.psetBytes += starSetOverhead + 4*cap(ps.stars) + cap(ps.classes)
-	for _, a := range ps.adv {
-		g.psetBytes += 4 * cap(a)
+		g.pindex = rehash(g.pindex, len(g.psets), func(k int) uint64 { return g.psets[k].hash })
 	}
 	g.account()
 	return id
@@ -765,7 +820,10 @@ func (g *generation) canAdd(p *prog, n, m int) int {
 	if len(g.states) < 2 {
 		return addOK
 	}
-	need := stateOverhead + 4*n + starSetOverhead + 8*m
+	need := stateOverhead + 4*n + starSetOverhead + 13*m
+	if k := len(g.sarena) + 3*m; k > cap(g.sarena) {
+		need += 4 * max(k, 2*cap(g.sarena)) // the arena grows
+	}
 	rows := (len(g.states) + 1) * int(g.stride)
 	if words := len(g.tab.Load().w); rows > words {
 		need += 4 * max(words, initialRows*int(g.stride)) // the table grows (at most doubles)
@@ -806,7 +864,7 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	var stars []int32
 	move := g != cur || len(sc.newStars) > 0 // q is not cur's set as it is
 	if move {
-		stars = g.psets[q].stars
+		stars = g.stars(q)
 		if len(sc.newStars) > 0 {
 			stars = sc.mergeStars(p, stars)
 		}
@@ -827,7 +885,7 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	// cur is full: a new generation replaces it, wide if cur was narrow and
 	// only its table was full.
 	if !move {
-		stars = cur.psets[q].stars
+		stars = cur.stars(q)
 	}
 	if stars == nil {
 		stars = []int32{} // newGen reads nil as "no successor to build"

@@ -58,7 +58,16 @@ func (m *Matcher) rule(rf ruleRef) int32 {
 	return int32(rf)
 }
 
-var patternsPool = sync.Pool{New: func() any { return new([]automaton.Pattern) }}
+// buildScratch is what build needs only while it runs: the patterns it
+// hands the automaton and its counting sort's counts. It comes from
+// buildPool, so that neither is allocated (the counts, 2 KiB, would grow
+// the stack of every goroutine that builds a matcher).
+type buildScratch struct {
+	pats []automaton.Pattern
+	next [maxRankKey + 1]int32 // per key: patterns of higher keys, then the next position
+}
+
+var buildPool = sync.Pool{New: func() any { return new(buildScratch) }}
 
 // build makes the matcher for the agents given, read as AgentTokens says.
 func (r *Robots) build(given []string) *Matcher {
@@ -76,22 +85,23 @@ func (r *Robots) build(given []string) *Matcher {
 	}
 	m.sel = r.file.Select(tokens...)
 	// The patterns are needed only while compiling: their slice comes back
-	// to patternsPool, cleared (the strings are the file's).
-	pp := patternsPool.Get().(*[]automaton.Pattern)
-	pats := (*pp)[:0]
+	// to buildPool, cleared (the strings are the file's), and so do the
+	// counts, zero.
+	bs := buildPool.Get().(*buildScratch)
+	pats, next := bs.pats[:0], &bs.next
 	defer func() {
 		clear(pats)
-		*pp = pats[:0]
-		patternsPool.Put(pp)
+		clear(next[:])
+		bs.pats = pats[:0]
+		buildPool.Put(bs)
 	}()
 	// The patterns are counted first, by their priority's top 32 bits
 	// (length, then allow before disallow), so that they are laid out in
 	// rank order: refs, which the matcher keeps, gets its exact size, and
 	// the automaton neither sorts them nor keeps a map from its order to
 	// ours. Patterns of one key come in file order, their rank order.
-	var next [maxRankKey + 1]int32 // per key: patterns of higher keys, then the next position
-	ranked := m.sem != Koster1996  // Koster1996's file order is rank order
-	n, top := 0, 0                 // top: the highest key counted
+	ranked := m.sem != Koster1996 // Koster1996's file order is rank order
+	n, top := 0, 0                // top: the highest key counted
 	m.eachPattern(func(p automaton.Pattern, _ int, _ bool) {
 		n++
 		if key := int(p.Priority >> 32); ranked && key <= maxRankKey {
