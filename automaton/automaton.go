@@ -228,16 +228,17 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		budget = DefaultCacheBytes
 	}
 	budget = min(budget, MaxCacheBytes)
-	s := &Set{}
-	d := &dfa{}
+	// The Set and its dfa in one allocation.
+	sd := &struct {
+		s Set
+		d dfa
+	}{}
+	s, d := &sd.s, &sd.d
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	order := sc.rankOrder(patterns)
-	if s.index = d.layout(sc, patterns, order, opts.End); s.index == nil {
+	if s.index, s.n = d.layout(sc, patterns, order, opts.End); s.n == 0 {
 		return s
-	}
-	if s.n = len(s.index); order == nil && s.n == len(patterns) {
-		s.index = nil // the identity: a caller that ranks its patterns saves it
 	}
 	d.classify(opts.Escape, opts.End)
 	if budget < 0 {
@@ -282,9 +283,10 @@ var hashSeed = maphash.MakeSeed()
 
 // layout lays out the positions of patterns taken in order (nil: as given),
 // leaving out duplicates (a duplicate never wins) and patterns with an End
-// byte (no input gets past one). It returns the Set's index: the indexes
-// in patterns of the patterns kept, in rank order; nil if none is.
-func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string) []int32 {
+// byte (no input gets past one). It returns the Set's index (the indexes
+// in patterns of the patterns kept, in rank order; nil when they are
+// patterns[:kept] in order) and the number kept.
+func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string) ([]int32, int) {
 	p := &d.prog
 	n := 0
 	for i := range patterns {
@@ -292,10 +294,15 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 	}
 	var all strings.Builder
 	all.Grow(n)
-	p.ends = make([]uint64, (n+63)/64)
+	// ends and anch in one allocation. index is made only when the
+	// patterns kept are not those given in their order, which a caller
+	// that ranks its patterns rarely sees.
+	ne := (n + 63) / 64
+	words := make([]uint64, ne+(len(patterns)+63)/64)
+	p.ends, p.anch = words[:ne:ne], words[ne:]
 	p.starts = make([]int32, 0, len(patterns)+1)
-	p.anch = make([]bool, 0, len(patterns))
-	index := make([]int32, 0, len(patterns))
+	var index []int32
+	kept := 0 // patterns kept; index is nil while they are patterns[:kept]
 	// seen finds an equal pattern kept before: open addressing over the
 	// patterns' hashes, rank+1 in each slot.
 	seen := grow(&sc.seen, 1<<bits.Len(uint(2*len(patterns)|7)))
@@ -319,7 +326,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 		for ; seen[i] != 0; i = (i + 1) & mask {
 			r := seen[i] - 1
 			// Pattern r has b's bytes when its end item follows them.
-			if at := int(p.starts[r]) + len(b); p.anch[r] == anchored && at < all.Len() &&
+			if at := int(p.starts[r]) + len(b); p.anchored(r) == anchored && at < all.Len() &&
 				p.ends[at>>6]&(1<<(at&63)) != 0 && all.String()[p.starts[r]:at] == b {
 				dup = true
 				break
@@ -328,20 +335,31 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 		if dup {
 			continue
 		}
-		seen[i] = int32(len(p.anch)) + 1
+		seen[i] = int32(kept) + 1
 		p.starts = append(p.starts, int32(all.Len()))
 		all.WriteString(b)
 		p.ends[all.Len()>>6] |= 1 << (all.Len() & 63)
 		all.WriteByte(0) // the end item
-		p.anch = append(p.anch, anchored)
-		index = append(index, pi)
+		if anchored {
+			p.anch[kept>>6] |= 1 << (kept & 63)
+		}
+		if index == nil && pi != int32(kept) {
+			index = make([]int32, kept, len(patterns))
+			for k := range index {
+				index[k] = int32(k)
+			}
+		}
+		if index != nil {
+			index = append(index, pi)
+		}
+		kept++
 	}
-	if len(index) == 0 {
-		return nil
+	if kept == 0 {
+		return nil, 0
 	}
 	p.starts = append(p.starts, int32(all.Len()))
 	p.all = all.String()
-	return index
+	return index, kept
 }
 
 // classify computes the byte classes of the patterns laid out.
@@ -752,7 +770,7 @@ func (s *Set) Bytes() int {
 const dfaOverhead = int(unsafe.Sizeof(dfa{})) - 256
 
 func (p *prog) progBytes() int {
-	n := len(p.all) + 8*len(p.ends) + 5*len(p.starts) + 256 + dfaOverhead
+	n := len(p.all) + 8*(len(p.ends)+len(p.anch)) + 4*len(p.starts) + 256 + dfaOverhead
 	if p.fast != &p.classes {
 		n += 256
 	}
@@ -767,7 +785,7 @@ func (s *Set) String() string {
 	if d := s.d; d != nil {
 		for k := range s.n {
 			anchor := ""
-			if d.anch[k] {
+			if d.anchored(int32(k)) {
 				anchor = " (anchored)"
 			}
 			fmt.Fprintf(&b, "pattern #%d: %q%s\n", s.patternIndex(k), d.all[d.starts[k]:d.starts[k+1]-1], anchor)

@@ -270,7 +270,7 @@ func buildFallback(p *prog) *fallback {
 	var tails []struct{ v, piece, rank int32 }
 	for r := int32(0); r < int32(n); r++ {
 		h, ps := headNode[r], occ[occAt[r]:occAt[r+1]]
-		anch := p.anch[r]
+		anch := p.anchored(r)
 		switch {
 		case len(ps) == 0 && anch:
 			f.exact[h] = min(f.exact[h], r)

@@ -21,7 +21,7 @@ type prog struct {
 	all     string   // the patterns' bytes, each followed by a placeholder for its end item
 	ends    []uint64 // a bit per item: set for end items
 	starts  []int32  // starts[r]: the first item of rank r; starts[n] = len(all)
-	anch    []bool   // anch[r]: the pattern of rank r is anchored
+	anch    []uint64 // bit r: the pattern of rank r is anchored (in ends' allocation)
 	classes [256]uint8
 	// fast is classes with the Escape bytes mapped to the escape class,
 	// whose cells hold escapeState; hasFast is false when there are Escape
@@ -36,6 +36,9 @@ type prog struct {
 	budget   int32 // bytes of one generation (at most MaxCacheBytes)
 	reserve  int32 // words of a generation's first table (Options.ReserveBytes)
 }
+
+// anchored reports whether the pattern of rank r is anchored.
+func (p *prog) anchored(r int32) bool { return p.anch[r>>6]&(1<<(r&63)) != 0 }
 
 // Item kinds.
 const (
@@ -248,7 +251,8 @@ func (g *generation) setCell(w []uint32, s, c, v uint32) {
 // generation), so that a retired generation is held only by inputs that
 // finish without another miss, and is collected when they do.
 type generation struct {
-	tab atomic.Pointer[table]
+	tab  atomic.Pointer[table]
+	tab0 table // the first table, held here: one allocation less
 	// s0 and best0 are the state and answer at the start of every input;
 	// s0 is deadState when the answer is already final.
 	s0, best0 uint32
@@ -345,7 +349,7 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 		g.ansAt = (p.nclass + 1) / 2
 	}
 	g.stride = g.ansAt + nExtra
-	tab := &table{}
+	tab := &g.tab0
 	if p.reserve > 0 {
 		// Mapped as rows are added (prefaultAhead): mapping the whole
 		// reservation at once would cost an input that builds a few
@@ -353,9 +357,13 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
 	}
 	g.tab.Store(tab)
-	g.pindex = make([]int32, 8)
-	g.index = make([]int32, 2*initialRows)
+	// The indexes start in one allocation (each is replaced when it
+	// grows), and the arena with room for the start state's items and
+	// its successor's, as many as the patterns each.
+	idx := make([]int32, 2*initialRows+initialStarSets)
+	g.index, g.pindex = idx[:2*initialRows:2*initialRows], idx[2*initialRows:]
 	g.states = make([]stateInfo, 0, initialRows)
+	g.arena = make([]uint16, 0, g.itemWords()*2*(len(p.starts)-1))
 	// Start: every pattern at its first item, no stars yet.
 	if stars != nil {
 		// sc may hold them, and computing the start state overwrites sc.
@@ -418,6 +426,14 @@ func (g *generation) item(t []uint16, i int) int32 {
 	return int32(t[i])
 }
 
+// itemWords returns the arena words an item takes: 1, or 2 when wideItems.
+func (g *generation) itemWords() int {
+	if g.wideItems {
+		return 2
+	}
+	return 1
+}
+
 // items returns the number of items of a T set stored in the arena.
 func (g *generation) items(t []uint16) int {
 	if g.wideItems {
@@ -450,7 +466,7 @@ func (sc *scratch) begin() {
 func (sc *scratch) add(p *prog, it int32, acc uint32) uint32 {
 	switch p.kind(it) {
 	case itemEnd:
-		if r := p.rank(it); !p.anch[r] {
+		if r := p.rank(it); !p.anchored(r) {
 			// The pattern stays alive (its stars keep looping): dropping
 			// it would split every family of states after each
 			// completion, and the scan tracks the best answer itself.
@@ -614,8 +630,12 @@ func (g *generation) tableWords(n int) int {
 }
 
 // initialRows is the rows of a generation's first table: the start state
-// and the first few states the first input builds.
-const initialRows = 8
+// and the first few states the first input builds. initialStarSets is the
+// star sets its index starts with room for (half its slots).
+const (
+	initialRows     = 8
+	initialStarSets = 8
+)
 
 // addRow appends state k's row (star set q, T = t): its answers, and its
 // transitions unknown but for the escape and End columns and the classes

@@ -113,6 +113,12 @@ type matcherOnce struct {
 	once sync.Once
 	done atomic.Bool // set once m is built
 	m    *Matcher
+	// toks are the tokens m is built for, in tok1 when there is one; last
+	// is what Robots.last points to once m is built for one token. Both
+	// live here to save a matcher's construction two allocations.
+	toks []string
+	tok1 [1]string
+	last lastMatcher
 }
 
 // Compile parses body and prepares it for decisions. It never fails: what
@@ -260,6 +266,12 @@ func (r *Robots) Matcher(tokens ...string) *Matcher {
 			return l.m
 		}
 	}
+	if len(tokens) == 1 { // the key is the token itself
+		if e := find(r.matchers.Load(), tokens[0]); e != nil && e.done.Load() {
+			return e.m
+		}
+		return r.matcherSlow(tokens[0], tokens)
+	}
 	var buf [128]byte
 	key := buf[:0]
 	for i, t := range tokens {
@@ -277,7 +289,6 @@ func (r *Robots) Matcher(tokens ...string) *Matcher {
 // matcherSlow builds (or waits for) the cached matcher; tokens is copied, so
 // that Matcher's variadic slice does not escape.
 func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
-	toks := append([]string(nil), tokens...)
 	r.mu.Lock()
 	old := r.matchers.Load()
 	e := find(old, key)
@@ -286,21 +297,25 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 		if old != nil {
 			if len(*old) >= MaxCachedMatchers {
 				r.mu.Unlock()
-				return r.build(toks)
+				return r.build(append([]string(nil), tokens...))
 			}
 			next = append(make([]cachedMatcher, 0, len(*old)+1), *old...)
 		}
 		e = &matcherOnce{}
+		e.toks = append(e.tok1[:0], tokens...)
 		next = append(next, cachedMatcher{key: key, e: e})
 		r.matchers.Store(&next)
 	}
 	r.mu.Unlock()
 	e.once.Do(func() {
-		e.m = r.build(toks)
+		e.m = r.build(e.toks)
+		if len(e.toks) == 1 {
+			e.last = lastMatcher{token: e.toks[0], m: e.m}
+		}
 		e.done.Store(true)
 	})
-	if len(toks) == 1 {
-		r.last.Store(&lastMatcher{token: toks[0], m: e.m})
+	if len(e.toks) == 1 {
+		r.last.Store(&e.last)
 	}
 	return e.m
 }
