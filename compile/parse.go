@@ -485,10 +485,23 @@ func Parse(body []byte, opts Options) *File {
 	// Values are most of a file that is not comments: room for 5/8 of it
 	// at first.
 	b.vals.Grow(len(s)*5/8 + 64)
-	// Room for the rules saves growing the slice, and room for no more
-	// saves compacting it (a copy that costs a tenth of parsing): see
-	// countRuleLines.
-	b.rules = make([]Rule, 0, countRuleLines(s))
+	// Room for the records saves growing their slices, and room for no
+	// more saves compacting them (a copy that costs a tenth of parsing):
+	// see countLines.
+	n := countLines(s)
+	b.rules = make([]Rule, 0, n.rules)
+	b.agents = make([]Agent, 0, n.agents)
+	if n.others > 0 && n.others <= n.rules+n.agents+n.sitemaps {
+		// Not when most lines are no directive (an HTML page), where
+		// it would be far too many.
+		b.exts = make([]Extension, 0, n.others)
+	}
+	if n.sitemaps > 0 {
+		b.f.Sitemaps = make([]Sitemap, 0, n.sitemaps)
+	}
+	if n.groups > 0 {
+		b.f.Groups = make([]Group, 0, n.groups)
+	}
 	res := b.sc.run(s, truncated)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
@@ -535,27 +548,59 @@ func compactParts[T any](gs []Group, held int, field func(*Group) *[]T) {
 }
 
 // exact returns s in a slice of its length, if an eighth of it or more is
-// unused.
+// unused, and nil when it is empty.
 func exact[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
 	if len(s) >= cap(s)-cap(s)/8 {
 		return s
 	}
 	return append(make([]T, 0, len(s)), s...)
 }
 
-// countRuleLines counts the lines of s whose first byte after spaces and
-// tabs is an A or a D, either case: every allow and disallow line, and
-// hardly any other (a few typos and unknown keys), so that the rules slice
-// is allocated at about its size. It costs a search for each line end.
-func countRuleLines(s string) int {
-	n := 0
+// lineCounts are what countLines counts: estimates of the records a parse
+// will keep, each seldom short and seldom over by much.
+type lineCounts struct {
+	rules    int // lines that start with an A or a D: allow and disallow (and a few typos)
+	agents   int // lines that start with a U: user-agent
+	groups   int // user-agent lines after a line of another key (blank lines and comments aside)
+	sitemaps int // lines that start with an S: sitemap
+	others   int // lines with other text: the most extension lines there can be
+}
+
+// countLines counts the lines of s by the first byte of each after spaces
+// and tabs, either case, so that the records' slices are allocated at
+// about their size. It costs a search for each line end.
+func countLines(s string) lineCounts {
+	var n lineCounts
+	agentRun := false // the last line of text was a user-agent line
 	for i := 0; i < len(s); {
 		j := i
 		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 			j++
 		}
-		if j < len(s) && (s[j]|0x20 == 'a' || s[j]|0x20 == 'd') {
-			n++
+		if j == len(s) {
+			break
+		}
+		switch c := s[j] | 0x20; {
+		case s[j] == '#', s[j] == '\n', s[j] == '\r':
+			// a comment or a blank line
+		case c == 'a', c == 'd':
+			n.rules++
+			agentRun = false
+		case c == 'u':
+			n.agents++
+			if !agentRun {
+				n.groups++
+			}
+			agentRun = true
+		case c == 's':
+			n.sitemaps++
+			agentRun = false
+		default:
+			n.others++
+			agentRun = false
 		}
 		k := strings.IndexByte(s[j:], '\n')
 		if k < 0 {
