@@ -578,7 +578,7 @@ func scan(d *dfa, cls *[256]uint8, in string) (*generation, uint32, uint32) {
 	if s == deadState {
 		return g, s, best
 	}
-	w := g.tab.Load().w
+	w := g.table()
 	var i int
 	var t uint32
 	if g.narrow {
@@ -715,7 +715,7 @@ func (d *dfa) end(g *generation, s, best uint32) uint32 {
 	if s == deadState {
 		return best
 	}
-	return better(best, g.tab.Load().w[s+g.ansAt+colEOI])
+	return better(best, g.table()[s+g.ansAt+colEOI])
 }
 
 // Empty reports whether no pattern of s can match: every input gives
@@ -820,7 +820,7 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 		return fmt.Sprintf("#%d", s.patternIndex(int(a-1)))
 	}
 	fmt.Fprintf(b, "  start: %s\n", g.name(g.s0))
-	w := g.tab.Load().w
+	w := g.table()
 	for k := range g.states {
 		off := uint32(k) * g.stride
 		fmt.Fprintf(b, "  %s:", g.name(off))

@@ -154,10 +154,14 @@ func (g *generation) advances(q int32, k int) []int32 {
 	return g.sarena[adv+from : adv+ends[k]]
 }
 
-// table is a generation's transition table: rows of stride 32-bit words,
-// read by the scan with atomic loads. It is replaced, never resized in
-// place: a reader holding an older table sees every state that existed when
-// it was replaced, and its offsets stay valid in the newer one.
+// A generation's transition table is rows of stride 32-bit words, read by
+// the scan with atomic loads. It is replaced, never resized in place: a
+// reader holding an older table sees every state that existed when it was
+// replaced, and its offsets stay valid in the newer one. The generation
+// holds it as a pointer and a length, not a slice behind a pointer, so that
+// a growth costs one allocation, not two: setTable stores the pointer
+// before the length and table loads the length first, so a reader never
+// sees a length longer than the array it loads (tables only grow).
 //
 // A table is narrow or wide. A wide row has one 32-bit word per class, a
 // transition value as the package doc says (a row's offset in words, the
@@ -169,8 +173,17 @@ func (g *generation) advances(q int32, k int) []int32 {
 // picks the word and the half, so finding a cell costs the scan a shift
 // but no more loads. A generation that outgrows narrowMaxWords is followed
 // by a wide one.
-type table struct {
-	w []uint32
+
+// table returns g's transition table.
+func (g *generation) table() []uint32 {
+	n := g.tabLen.Load()
+	return unsafe.Slice(g.tabPtr.Load(), n)
+}
+
+// setTable makes w g's transition table.
+func (g *generation) setTable(w []uint32) {
+	g.tabPtr.Store(unsafe.SliceData(w))
+	g.tabLen.Store(int64(len(w)))
 }
 
 // Narrow tables.
@@ -251,8 +264,9 @@ func (g *generation) setCell(w []uint32, s, c, v uint32) {
 // generation), so that a retired generation is held only by inputs that
 // finish without another miss, and is collected when they do.
 type generation struct {
-	tab  atomic.Pointer[table]
-	tab0 table // the first table, held here: one allocation less
+	// The transition table (see table and setTable).
+	tabPtr atomic.Pointer[uint32]
+	tabLen atomic.Int64
 	// s0 and best0 are the state and answer at the start of every input;
 	// s0 is deadState when the answer is already final.
 	s0, best0 uint32
@@ -334,7 +348,7 @@ const (
 func (g *generation) account() {
 	n := genOverhead + int(unsafe.Sizeof(starSet{}))*cap(g.psets) + 4*cap(g.sarena) + cap(g.carena)
 	n += int(unsafe.Sizeof(stateInfo{})) * cap(g.states)
-	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.tab.Load().w))
+	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.table()))
 	g.bytes = n
 }
 
@@ -349,14 +363,12 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 		g.ansAt = (p.nclass + 1) / 2
 	}
 	g.stride = g.ansAt + nExtra
-	tab := &g.tab0
 	if p.reserve > 0 {
 		// Mapped as rows are added (prefaultAhead): mapping the whole
 		// reservation at once would cost an input that builds a few
 		// states, such as check with one URL, more than it saves.
-		tab.w = make([]uint32, g.tableWords(int(p.reserve)))
+		g.setTable(make([]uint32, g.tableWords(int(p.reserve))))
 	}
-	g.tab.Store(tab)
 	// The indexes start in one allocation (each is replaced when it
 	// grows), and the arena with room for the start state's items and
 	// its successor's, as many as the patterns each.
@@ -378,7 +390,7 @@ func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []i
 	start := g.finish(p, sc, g.nextStars(p, sc, empty), acc0)
 	g.s0, g.best0 = deadState, 0
 	if start != deadState {
-		g.s0, g.best0 = enter(g.tab.Load().w, g.ansAt, start, 0)
+		g.s0, g.best0 = enter(g.table(), g.ansAt, start, 0)
 	}
 	v := uint32(0)
 	if stars != nil {
@@ -644,32 +656,32 @@ const (
 // state of k's stars alone if it exists (k itself, when that is k). Most
 // bytes of most URLs are such bytes; each would otherwise cost a miss.
 func (g *generation) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
-	tab := g.tab.Load()
+	tab := g.table()
 	base := uint32(k) * g.stride
-	if need := int(base + g.stride); need > len(tab.w) {
+	if need := int(base + g.stride); need > len(tab) {
 		// Double up to 32 rows, then grow by half: over the corpus's URLs
 		// that leaves a sixth of a table unused, not a quarter, for a
 		// sixth more bytes allocated while the states are built. From
 		// bigTableWords on, double again. The old table stays valid for
 		// readers still holding it.
-		grown := 2 * len(tab.w)
-		if len(tab.w) >= 32*int(g.stride) && len(tab.w) < bigTableWords {
-			grown = len(tab.w) + len(tab.w)/2
+		grown := 2 * len(tab)
+		if len(tab) >= 32*int(g.stride) && len(tab) < bigTableWords {
+			grown = len(tab) + len(tab)/2
 		}
 		// canAdd checked need against a narrow table's limit.
 		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
 		if p.reserve > 0 { // a process deciding many inputs: see newGen
 			g.mapped = prefaultAhead(w, 0, need) // before copy writes the old rows
 		}
-		copy(w, tab.w)
-		tab = &table{w: w}
-		defer g.tab.Store(tab) // after the row is written
+		copy(w, tab)
+		tab = w
+		defer g.setTable(tab) // after the row is written
 	}
 	if p.reserve > 0 && int(base+g.stride) > g.mapped {
-		g.mapped = prefaultAhead(tab.w, g.mapped, int(base+g.stride))
+		g.mapped = prefaultAhead(tab, g.mapped, int(base+g.stride))
 	}
 	// Nothing reads the row before a cell leading to it is stored.
-	row := tab.w[base : base+g.stride]
+	row := tab[base : base+g.stride]
 	// Every cell to other, then unknown where an item advances.
 	other, unknown := g.otherValue(q), unknownState
 	if g.narrow {
@@ -845,7 +857,7 @@ func (g *generation) canAdd(p *prog, n, m int) int {
 		need += 4 * max(k, 2*cap(g.sarena)) // the arena grows
 	}
 	rows := (len(g.states) + 1) * int(g.stride)
-	if words := len(g.tab.Load().w); rows > words {
+	if words := len(g.table()); rows > words {
 		need += 4 * max(words, initialRows*int(g.stride)) // the table grows (at most doubles)
 	}
 	switch {
@@ -873,7 +885,7 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	defer d.mu.Unlock()
 	cur := d.cur.Load()
 	if g == cur {
-		w := g.tab.Load().w
+		w := g.table()
 		if t := g.cell(w, s, c); t != unknownState { // another input filled it
 			return g, w, t
 		}
@@ -895,7 +907,7 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 			q = cur.internStars(p, sc, stars)
 		}
 		t := cur.finish(p, sc, q, acc)
-		w := cur.tab.Load().w
+		w := cur.table()
 		if g == cur {
 			cur.setCell(w, s, c, t)
 		}
@@ -916,5 +928,5 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	if fit == addFull {
 		d.clears.Add(1)
 	}
-	return n, n.tab.Load().w, t
+	return n, n.table(), t
 }
