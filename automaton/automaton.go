@@ -208,6 +208,9 @@ const (
 type dfa struct {
 	prog
 	cur atomic.Pointer[generation]
+	// gen0 is the first generation, held here: one allocation less for
+	// the automata (nearly all) that never replace it.
+	gen0 generation
 	// skip is the number of inputs the fallback decides before the DFA is
 	// tried again; 0 (or less) when the DFA decides (see Match).
 	skip atomic.Int32
@@ -250,7 +253,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	// An automaton with a reservation starts wide: it is expected to build
 	// more states than a narrow table holds, and starting narrow would
 	// build the first of them twice (see Options.ReserveBytes).
-	g, _ := d.prog.newGen(sc, d.reserve == 0, nil, 0, nil)
+	g, _ := d.prog.newGen(&d.gen0, sc, d.reserve == 0, nil, 0, nil)
 	d.cur.Store(g)
 	d.curBytes.Store(int64(g.bytes))
 	s.d = d
@@ -767,7 +770,7 @@ func (s *Set) Bytes() int {
 
 // dfaOverhead is the memory of a dfa beyond its slices and class map: its
 // fields and slice headers.
-const dfaOverhead = int(unsafe.Sizeof(dfa{})) - 256
+const dfaOverhead = int(unsafe.Sizeof(dfa{})-unsafe.Sizeof(generation{})) - 256 // gen0 is a generation's genOverhead
 
 func (p *prog) progBytes() int {
 	n := len(p.all) + 8*(len(p.ends)+len(p.anch)) + 4*len(p.starts) + 256 + dfaOverhead

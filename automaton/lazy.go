@@ -352,12 +352,15 @@ func (g *generation) account() {
 	g.bytes = n
 }
 
-// newGen returns a generation, with a narrow or wide table, holding the
-// start state and, when stars is not nil, the state (stars, acc, t) (a
-// successor computed in an older generation), whose transition value it
-// also returns.
-func (p *prog) newGen(sc *scratch, narrow bool, stars []int32, acc uint32, t []int32) (*generation, uint32) {
-	g := &generation{narrow: narrow, wideItems: len(p.all) > 1<<16}
+// newGen returns a generation (g, zero, or a new one when g is nil), with
+// a narrow or wide table, holding the start state and, when stars is not
+// nil, the state (stars, acc, t) (a successor computed in an older
+// generation), whose transition value it also returns.
+func (p *prog) newGen(g *generation, sc *scratch, narrow bool, stars []int32, acc uint32, t []int32) (*generation, uint32) {
+	if g == nil {
+		g = new(generation)
+	}
+	g.narrow, g.wideItems = narrow, len(p.all) > 1<<16
 	g.ansAt = p.nclass
 	if narrow {
 		g.ansAt = (p.nclass + 1) / 2
@@ -922,7 +925,7 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	if stars == nil {
 		stars = []int32{} // newGen reads nil as "no successor to build"
 	}
-	n, t := p.newGen(sc, cur.narrow && fit == addFull, stars, acc, sc.tnext)
+	n, t := p.newGen(nil, sc, cur.narrow && fit == addFull, stars, acc, sc.tnext)
 	d.cur.Store(n)
 	d.curBytes.Store(int64(n.bytes))
 	if fit == addFull {

@@ -3,6 +3,7 @@ package compile
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -480,8 +481,15 @@ func Parse(body []byte, opts Options) *File {
 	// s views body without copying it: every string the File keeps is
 	// copied out of it by keep, and nothing else of s outlives Parse.
 	s, truncated := view(body, opts)
-	b := builder{f: &File{Semantics: opts.Semantics}, sem: opts.Semantics}
-	b.sc = scanner{h: &b}
+	// The builder is scratch, and the scanner's handler would move it to
+	// the heap: one comes from builderPool, and goes back holding nothing.
+	b := builderPool.Get().(*builder)
+	defer func() {
+		*b = builder{}
+		builderPool.Put(b)
+	}()
+	*b = builder{f: &File{Semantics: opts.Semantics}, sem: opts.Semantics}
+	b.sc = scanner{h: b}
 	// Values are most of a file that is not comments: room for 5/8 of it
 	// at first.
 	b.vals.Grow(len(s)*5/8 + 64)
@@ -697,6 +705,8 @@ const minValsBlock = 512
 // slices; a group takes its part of each when it is closed. Groups never
 // interleave, so this costs a logarithmic number of allocations in all, and
 // appendPart copies no closed group's part.
+var builderPool = sync.Pool{New: func() any { return new(builder) }}
+
 type builder struct {
 	f   *File
 	sem Semantics

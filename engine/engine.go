@@ -119,6 +119,10 @@ type matcherOnce struct {
 	toks []string
 	tok1 [1]string
 	last lastMatcher
+	// first is the cache when this is its first entry: most files are
+	// asked for one crawler's matcher, and it then costs one allocation.
+	first     []cachedMatcher
+	firstItem [1]cachedMatcher
 }
 
 // Compile parses body and prepares it for decisions. It never fails: what
@@ -293,18 +297,22 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 	old := r.matchers.Load()
 	e := find(old, key)
 	if e == nil {
-		var next []cachedMatcher
-		if old != nil {
-			if len(*old) >= MaxCachedMatchers {
-				r.mu.Unlock()
-				return r.build(append([]string(nil), tokens...))
-			}
-			next = append(make([]cachedMatcher, 0, len(*old)+1), *old...)
+		if old != nil && len(*old) >= MaxCachedMatchers {
+			r.mu.Unlock()
+			return r.build(append([]string(nil), tokens...))
 		}
 		e = &matcherOnce{}
 		e.toks = append(e.tok1[:0], tokens...)
-		next = append(next, cachedMatcher{key: key, e: e})
-		r.matchers.Store(&next)
+		entry := cachedMatcher{key: key, e: e}
+		if old == nil {
+			e.firstItem[0] = entry
+			e.first = e.firstItem[:]
+			r.matchers.Store(&e.first)
+		} else {
+			next := append(make([]cachedMatcher, 0, len(*old)+1), *old...)
+			next = append(next, entry)
+			r.matchers.Store(&next)
+		}
 	}
 	r.mu.Unlock()
 	e.once.Do(func() {
