@@ -3,6 +3,7 @@ package engine_test
 import (
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
@@ -84,5 +85,46 @@ func BenchmarkConstruction_Stages(b *testing.B) {
 			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/files, "allocs/file")
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/files, "B/file")
 		})
+	}
+}
+
+// BenchmarkConstruction_Sequence runs the crawler's sequence over every
+// corpus file with real URLs, as BenchmarkConstruction_Stages's decide
+// stage does, and reports the time of each step of it per file: parse
+// (engine.Compile), bind (Matcher), first (every real URL of the file
+// decided once: the states they visit built) and again (the same URLs
+// decided again, the states built: what deciding costs alone). Unlike the
+// stages' rows, which each start from the bytes, these are parts of one
+// sequence, with what the steps before left in the caches.
+func BenchmarkConstruction_Sequence(b *testing.B) {
+	w := loadCorpusWorkload(b)
+	opts := engine.Options{Semantics: engine.Google}
+	var parse, bind, first, again time.Duration
+	b.SetBytes(int64(w.bytes))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k, body := range w.bodies {
+			t0 := time.Now()
+			r := engine.Compile(body, opts)
+			t1 := time.Now()
+			m := r.Matcher("Googlebot")
+			t2 := time.Now()
+			for _, u := range w.urls[k] {
+				m.Allowed(u)
+			}
+			t3 := time.Now()
+			for _, u := range w.urls[k] {
+				m.Allowed(u)
+			}
+			t4 := time.Now()
+			parse, bind, first, again = parse+t1.Sub(t0), bind+t2.Sub(t1), first+t3.Sub(t2), again+t4.Sub(t3)
+		}
+	}
+	files := float64(b.N * len(w.bodies))
+	for _, st := range []struct {
+		name string
+		d    time.Duration
+	}{{"parse", parse}, {"bind", bind}, {"first", first}, {"again", again}} {
+		b.ReportMetric(float64(st.d.Nanoseconds())/files, st.name+"-ns/file")
 	}
 }
