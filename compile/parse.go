@@ -513,7 +513,8 @@ func Parse(body []byte, opts Options) *File {
 	res := b.sc.run(s, truncated)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
-	b.f.Warnings = fileWarnings(s, b.sc.hasNUL, b.f, b.outsideRules, b.outsideExts)
+	b.flushTooMany()
+	b.f.Warnings = fileWarnings(s, b.sc.hasNUL, b.f, b.notUTF8, b.outsideRules, b.outsideExts)
 	b.compact()
 	b.trimVals()
 	return b.f
@@ -577,9 +578,33 @@ type lineCounts struct {
 	others   int // lines with other text: the most extension lines there can be
 }
 
+// The shortest lines that can give a rule ("allow:x"), a user-agent line
+// ("useragent:") and a sitemap ("sitemap:"), with their line end: a shorter
+// line is not counted as one, so that a hostile body of short lines ("u\n"
+// again and again) does not make Parse allocate for records it cannot hold.
+const (
+	minRuleLine    = len("allow:x\n")
+	minAgentLine   = len("useragent:\n")
+	minSitemapLine = len("sitemap:\n")
+)
+
+// endsWithColon reports whether line's last byte before white space is a
+// colon: an allow or disallow line with an empty value ("Disallow:", which
+// many files have), which keeps no rule.
+func endsWithColon(line string) bool {
+	e := len(line) - 1
+	for e > 0 && (line[e] == ' ' || line[e] == '\t' || line[e] == '\r') {
+		e--
+	}
+	return e >= 0 && line[e] == ':'
+}
+
 // countLines counts the lines of s by the first byte of each after spaces
 // and tabs, either case, so that the records' slices are allocated at
-// about their size. It costs a search for each line end.
+// about their size. It costs a search for each line end. What Parse
+// allocates from its counts is at most about 12 bytes per byte of s (a
+// user-agent line, its group and an extension line for every 13 bytes):
+// about what a body of the shortest real records needs.
 func countLines(s string) lineCounts {
 	var n lineCounts
 	agentRun := false // the last line of text was a user-agent line
@@ -591,26 +616,30 @@ func countLines(s string) lineCounts {
 		if j == len(s) {
 			break
 		}
+		k := strings.IndexByte(s[j:], '\n')
+		size := k + 1 // the line from j, with its line end
+		if k < 0 {
+			size = len(s) - j + 1
+		}
 		switch c := s[j] | 0x20; {
 		case s[j] == '#', s[j] == '\n', s[j] == '\r':
 			// a comment or a blank line
-		case c == 'a', c == 'd':
+		case (c == 'a' || c == 'd') && size >= minRuleLine && !endsWithColon(s[j:j+size-1]):
 			n.rules++
 			agentRun = false
-		case c == 'u':
+		case c == 'u' && size >= minAgentLine:
 			n.agents++
 			if !agentRun {
 				n.groups++
 			}
 			agentRun = true
-		case c == 's':
+		case c == 's' && size >= minSitemapLine:
 			n.sitemaps++
 			agentRun = false
 		default:
 			n.others++
 			agentRun = false
 		}
-		k := strings.IndexByte(s[j:], '\n')
 		if k < 0 {
 			break
 		}
@@ -722,8 +751,13 @@ type builder struct {
 	joiner Join
 
 	// outsideRules and outsideExts count the rules and extension lines
-	// that belonged to no group, for the file's warnings.
+	// that belonged to no group, and notUTF8 the lines that are not UTF-8
+	// (lastNotUTF8 the last of them), for the file's warnings.
 	outsideRules, outsideExts int
+	notUTF8, lastNotUTF8      int
+	// tooMany counts the diagnostics not kept (MaxDiagnostics), from
+	// tooManyLine on.
+	tooMany, tooManyLine int
 
 	agents []Agent
 	rules  []Rule
@@ -770,7 +804,7 @@ func (b *builder) closeGroup() {
 }
 
 func (b *builder) diag(line int, kind DiagKind, msg string) {
-	b.f.Diagnostics = append(b.f.Diagnostics, Diagnostic{Line: line, Kind: kind, Text: b.keep(cutText(b.sc.content)), Message: msg})
+	b.Diagnostic(Diagnostic{Line: line, Kind: kind, Text: cutText(b.sc.content), Message: msg})
 }
 
 func (b *builder) UserAgent(line int, value string) {
@@ -881,9 +915,41 @@ func (b *builder) Blank(line int) {
 	b.closeGroup()
 }
 
+// Diagnostic keeps d, or counts it when the File holds MaxDiagnostics
+// already (flushTooMany says how many were not kept); a DiagTruncated,
+// which ends a scan, is always kept. It counts the lines that are not
+// UTF-8 whether or not it keeps their diagnostics: the file's warnings
+// need them all.
 func (b *builder) Diagnostic(d Diagnostic) {
+	if d.Kind == DiagNotUTF8 && d.Line != b.lastNotUTF8 {
+		b.notUTF8, b.lastNotUTF8 = b.notUTF8+1, d.Line
+	}
+	switch {
+	case d.Kind == DiagTruncated:
+		b.flushTooMany()
+	case len(b.f.Diagnostics) >= MaxDiagnostics:
+		if b.tooMany == 0 {
+			b.tooManyLine = d.Line
+		}
+		b.tooMany++
+		return
+	}
 	d.Text = b.keep(d.Text)
 	b.f.Diagnostics = append(b.f.Diagnostics, d)
+}
+
+// flushTooMany adds the DiagTooMany that says how many diagnostics were
+// not kept, if any were not.
+func (b *builder) flushTooMany() {
+	if b.tooMany == 0 {
+		return
+	}
+	b.f.Diagnostics = append(b.f.Diagnostics, Diagnostic{
+		Line:    b.tooManyLine,
+		Kind:    DiagTooMany,
+		Message: strconv.Itoa(b.tooMany) + " more diagnostics from here on were not kept: a parsed file keeps " + strconv.Itoa(MaxDiagnostics),
+	})
+	b.tooMany = 0
 }
 
 // AgentName returns the product token a user-agent value names

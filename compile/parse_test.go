@@ -3,6 +3,8 @@ package compile
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -839,5 +841,62 @@ func TestRuleKind_String(t *testing.T) {
 		if r.Kind != want[i] {
 			t.Errorf("rule %d (line %d): kind %v, want %v", i, r.Line, r.Kind, want[i])
 		}
+	}
+}
+
+// TestParse_ShortLinesAllocateLittle checks that lines that cannot be the
+// records their first letter suggests are not allocated for: a group of
+// 500 KiB of allow and disallow lines with empty values (which keep no
+// rule) costs Parse about what the body's size does, not room for tens of
+// thousands of rules (48 bytes each).
+func TestParse_ShortLinesAllocateLittle(t *testing.T) {
+	for _, line := range []string{"allow:\n", "disallow:\n", "Disallow: \r\n", "a\n"} {
+		body := []byte("user-agent: *\n" + strings.Repeat(line, DefaultMaxFileSize/len(line)))[:DefaultMaxFileSize]
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f := Parse(body, Options{})
+		runtime.ReadMemStats(&after)
+		// "a" lines are no directive: each has its diagnostic (48 bytes
+		// and its text), which the file size bounds, as LIMITS.md says.
+		budget := uint64(len(body)) + 64*uint64(len(f.Diagnostics)) + 64<<10
+		if got := after.TotalAlloc - before.TotalAlloc; got > budget {
+			t.Errorf("%q lines: Parse allocated %d bytes for a %d-byte body (%d diagnostics), want at most %d", line, got, len(body), len(f.Diagnostics), budget)
+		}
+	}
+}
+
+// TestParse_DiagnosticsCapped checks MaxDiagnostics: a file of lines that
+// are no directive keeps the first MaxDiagnostics diagnostics and one
+// DiagTooMany that counts the rest, from the first line it left out; a cut
+// file still ends with its DiagTruncated; and the file's warnings still see
+// every line that is not UTF-8.
+func TestParse_DiagnosticsCapped(t *testing.T) {
+	const lines = 5000
+	f := Parse([]byte("user-agent: *\n"+strings.Repeat("a\n", lines)), Options{})
+	if got := len(f.Diagnostics); got != MaxDiagnostics+1 {
+		t.Fatalf("%d diagnostics, want %d", got, MaxDiagnostics+1)
+	}
+	last := f.Diagnostics[MaxDiagnostics]
+	wantMsg := strconv.Itoa(lines-MaxDiagnostics) + " more diagnostics"
+	if last.Kind != DiagTooMany || last.Line != MaxDiagnostics+2 || !strings.HasPrefix(last.Message, wantMsg) {
+		t.Errorf("last diagnostic %+v, want too-many at line %d starting %q", last, MaxDiagnostics+2, wantMsg)
+	}
+	if f.Diagnostics[MaxDiagnostics-1].Line != MaxDiagnostics+1 {
+		t.Errorf("the last kept diagnostic is at line %d, want %d", f.Diagnostics[MaxDiagnostics-1].Line, MaxDiagnostics+1)
+	}
+
+	cut := Parse([]byte("user-agent: *\n"+strings.Repeat("a\n", DefaultMaxFileSize)), Options{})
+	n := len(cut.Diagnostics)
+	if n != MaxDiagnostics+2 || cut.Diagnostics[n-2].Kind != DiagTooMany || cut.Diagnostics[n-1].Kind != DiagTruncated {
+		t.Errorf("a cut file: %d diagnostics ending %v, %v; want %d ending too-many, truncated", n, cut.Diagnostics[n-2].Kind, cut.Diagnostics[n-1].Kind, MaxDiagnostics+2)
+	}
+
+	latin1 := Parse([]byte(strings.Repeat("Disallow: /caf\xe9\n", 3*MaxDiagnostics)), Options{})
+	found := false
+	for _, w := range latin1.Warnings {
+		found = found || w.Kind == WarnNotUTF8
+	}
+	if !found || len(latin1.Diagnostics) > MaxDiagnostics+1 {
+		t.Errorf("%d lines not UTF-8: warnings %v, %d diagnostics; want not-utf8 among the warnings, at most %d diagnostics", 3*MaxDiagnostics, latin1.Warnings, len(latin1.Diagnostics), MaxDiagnostics+1)
 	}
 }

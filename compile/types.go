@@ -228,7 +228,16 @@ const (
 	DiagTruncated                        // the file is longer than the size limit; the rest was ignored
 	DiagNotUTF8                          // the line is not valid UTF-8
 	DiagHTML                             // the line looks like HTML: the server probably sent a web page
+	DiagTooMany                          // more diagnostics than MaxDiagnostics: the rest were counted, not kept
 )
+
+// MaxDiagnostics is the number of diagnostics a File keeps. A file that
+// has more (500 KiB of lines that are no directive has 256,000) keeps the
+// first MaxDiagnostics, then one DiagTooMany at the line of the first it
+// did not keep, which says how many were left out, and, when the file was
+// cut, its DiagTruncated. Without the limit such a file held 12 MB of
+// diagnostics, 48 bytes for each 2-byte line, in every cache that kept it.
+const MaxDiagnostics = 1000
 
 var diagNames = [...]string{
 	DiagUnknownKey:       "unknown-key",
@@ -240,6 +249,7 @@ var diagNames = [...]string{
 	DiagTruncated:        "truncated",
 	DiagNotUTF8:          "not-utf8",
 	DiagHTML:             "html",
+	DiagTooMany:          "too-many",
 }
 
 // String returns the kind's short name, as the lint command prints it.

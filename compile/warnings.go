@@ -90,7 +90,7 @@ const utf16Sample = 1024
 // outsideRules and outsideExts count the rules and extension lines that
 // belonged to no group. It reads s only where the file needs it: the lines
 // up to the first directive, in the usual file.
-func fileWarnings(s string, hasNUL bool, f *File, outsideRules, outsideExts int) []Warning {
+func fileWarnings(s string, hasNUL bool, f *File, notUTF8, outsideRules, outsideExts int) []Warning {
 	var out []Warning
 	add := func(kind WarningKind, line int, msg string) {
 		out = append(out, Warning{Kind: kind, Line: line, Message: msg})
@@ -114,7 +114,7 @@ func fileWarnings(s string, hasNUL bool, f *File, outsideRules, outsideExts int)
 		text = false
 		add(WarnBinary, firstDiag(f, DiagNotUTF8, msgNUL), "the file is not a text file (it holds NUL bytes, and each line is read only up to its first one): "+readAs)
 	default:
-		if n := notUTF8Lines(f); n > 0 {
+		if n := notUTF8; n > 0 {
 			if all := nonBlankLines(s); n*2 > all {
 				text = false
 				add(WarnNotUTF8, firstDiag(f, DiagNotUTF8, ""), "the file is mostly not UTF-8 ("+strconv.Itoa(n)+" of "+strconv.Itoa(all)+" lines): is it binary, or in another encoding? "+readAs)
@@ -183,17 +183,6 @@ func isUTF16(s string) bool {
 	}
 	half := len(s) / 2
 	return (nul[0] >= half*3/4 && nul[1] <= half/8) || (nul[1] >= half*3/4 && nul[0] <= half/8)
-}
-
-// notUTF8Lines counts the lines reported as not UTF-8.
-func notUTF8Lines(f *File) int {
-	n, last := 0, 0
-	for _, d := range f.Diagnostics {
-		if d.Kind == DiagNotUTF8 && d.Line != last {
-			n, last = n+1, d.Line
-		}
-	}
-	return n
 }
 
 // firstDiag returns the line of the first diagnostic of kind (with message
