@@ -157,11 +157,13 @@ func (g *generation) advances(q int32, k int) []int32 {
 // A generation's transition table is rows of stride 32-bit words, read by
 // the scan with atomic loads. It is replaced, never resized in place: a
 // reader holding an older table sees every state that existed when it was
-// replaced, and its offsets stay valid in the newer one. The generation
-// holds it as a pointer and a length, not a slice behind a pointer, so that
-// a growth costs one allocation, not two: setTable stores the pointer
-// before the length and table loads the length first, so a reader never
-// sees a length longer than the array it loads (tables only grow).
+// replaced, and its offsets stay valid in the newer one. A table's array
+// starts with a word that holds its length, and the generation holds an
+// atomic pointer to that word, not a slice behind a pointer, so that a
+// growth costs one allocation, not two. One pointer gives the array and its
+// length together: a reader of a pointer and a length loaded apart could
+// pair a new array with an old length, shorter than the rows its cells
+// lead to.
 //
 // A table is narrow or wide. A wide row has one 32-bit word per class, a
 // transition value as the package doc says (a row's offset in words, the
@@ -174,16 +176,27 @@ func (g *generation) advances(q int32, k int) []int32 {
 // but no more loads. A generation that outgrows narrowMaxWords is followed
 // by a wide one.
 
-// table returns g's transition table.
-func (g *generation) table() []uint32 {
-	n := g.tabLen.Load()
-	return unsafe.Slice(g.tabPtr.Load(), n)
+// newTable returns a table of n words, all zero, in an array that starts
+// with its length (see table).
+func newTable(n int) []uint32 {
+	a := make([]uint32, n+1)
+	a[0] = uint32(n)
+	return a[1:]
 }
 
-// setTable makes w g's transition table.
+// table returns g's transition table: the words after the length word its
+// pointer points to.
+func (g *generation) table() []uint32 {
+	p := g.tab.Load()
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Add(unsafe.Pointer(p), 4)), *p)
+}
+
+// setTable makes w, from newTable, g's transition table.
 func (g *generation) setTable(w []uint32) {
-	g.tabPtr.Store(unsafe.SliceData(w))
-	g.tabLen.Store(int64(len(w)))
+	g.tab.Store((*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(w)), -4)))
 }
 
 // Narrow tables.
@@ -264,9 +277,8 @@ func (g *generation) setCell(w []uint32, s, c, v uint32) {
 // generation), so that a retired generation is held only by inputs that
 // finish without another miss, and is collected when they do.
 type generation struct {
-	// The transition table (see table and setTable).
-	tabPtr atomic.Pointer[uint32]
-	tabLen atomic.Int64
+	// The transition table's length word (see table and setTable).
+	tab atomic.Pointer[uint32]
 	// s0 and best0 are the state and answer at the start of every input;
 	// s0 is deadState when the answer is already final.
 	s0, best0 uint32
@@ -348,7 +360,7 @@ const (
 func (g *generation) account() {
 	n := genOverhead + int(unsafe.Sizeof(starSet{}))*cap(g.psets) + 4*cap(g.sarena) + cap(g.carena)
 	n += int(unsafe.Sizeof(stateInfo{})) * cap(g.states)
-	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.table()))
+	n += 2*cap(g.arena) + 4*(len(g.index)+len(g.pindex)+len(g.table())+1)
 	g.bytes = n
 }
 
@@ -370,7 +382,7 @@ func (p *prog) newGen(g *generation, sc *scratch, narrow bool, stars []int32, ac
 		// Mapped as rows are added (prefaultAhead): mapping the whole
 		// reservation at once would cost an input that builds a few
 		// states, such as check with one URL, more than it saves.
-		g.setTable(make([]uint32, g.tableWords(int(p.reserve))))
+		g.setTable(newTable(g.tableWords(int(p.reserve))))
 	}
 	// The indexes start in one allocation (each is replaced when it
 	// grows), and the arena with room for the start state's items and
@@ -672,7 +684,7 @@ func (g *generation) addRow(p *prog, k, q int32, t, stars []int32, acc uint32) {
 			grown = len(tab) + len(tab)/2
 		}
 		// canAdd checked need against a narrow table's limit.
-		w := make([]uint32, g.tableWords(max(need, grown, initialRows*int(g.stride))))
+		w := newTable(g.tableWords(max(need, grown, initialRows*int(g.stride))))
 		if p.reserve > 0 { // a process deciding many inputs: see newGen
 			g.mapped = prefaultAhead(w, 0, need) // before copy writes the old rows
 		}
