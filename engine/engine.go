@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -143,7 +144,8 @@ const (
 	sizeofJoin      = 40
 	sizeofSitemap   = 24
 	sizeofDiag      = 48
-	sizeofMatcher   = 240 // a Matcher (192 bytes), its cache entry and its matcherOnce
+	// A Matcher, its matcherOnce and its cache entry.
+	sizeofMatcher = int(unsafe.Sizeof(Matcher{}) + unsafe.Sizeof(matcherOnce{}) + unsafe.Sizeof(cachedMatcher{}))
 )
 
 // fileBytes estimates the memory f holds: its values (compile.Parse keeps
