@@ -462,12 +462,7 @@ func (g *generation) itemWords() int {
 }
 
 // items returns the number of items of a T set stored in the arena.
-func (g *generation) items(t []uint16) int {
-	if g.wideItems {
-		return len(t) / 2
-	}
-	return len(t)
-}
+func (g *generation) items(t []uint16) int { return len(t) / g.itemWords() }
 
 // equalT reports whether the stored T set t holds the items out.
 func (g *generation) equalT(t []uint16, out []int32) bool {

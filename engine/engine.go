@@ -267,12 +267,10 @@ func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps }
 // group, as in Google's library. Matcher.Tokens and Explain say what it was
 // read as; CheckAgent tells a caller that wants to refuse such strings.
 func (r *Robots) Matcher(tokens ...string) *Matcher {
-	if len(tokens) == 1 {
+	if len(tokens) == 1 { // the cache key is the token itself
 		if l := r.last.Load(); l != nil && l.token == tokens[0] {
 			return l.m
 		}
-	}
-	if len(tokens) == 1 { // the key is the token itself
 		if e := find(r.matchers.Load(), tokens[0]); e != nil && e.done.Load() {
 			return e.m
 		}
