@@ -85,7 +85,7 @@ func TestCorpus_ParseAll(t *testing.T) {
 			}
 			n := 0
 			for _, g := range f.Groups {
-				n += len(g.Rules)
+				n += g.Rules.Len()
 			}
 			rules += n
 			groups += len(f.Groups)

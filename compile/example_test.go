@@ -22,7 +22,7 @@ Sitemap: https://example.com/sitemap.xml
 	for _, tokens := range [][]string{{"Googlebot-Image", "Googlebot"}, {"OtherBot"}} {
 		sel := f.Select(tokens...)
 		fmt.Printf("%v: %v groups %v\n", tokens, sel.Match, sel.Groups)
-		for _, r := range sel.Rules {
+		for _, r := range sel.Rules.Slice() {
 			fmt.Printf("  line %d: %v %s\n", r.Line, r.Kind, r.Pattern)
 		}
 		for _, e := range sel.Extensions {

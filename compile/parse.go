@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -473,10 +474,11 @@ func typoMessage(d directive) string {
 //
 // Parse runs in time linear in the bytes read. It reads body without
 // copying it, so body must not change while Parse runs, and keeps nothing
-// of it: the values the File holds are copied into a few blocks of their
-// own, and the comments, keys and white space around them, about 40%
-// of a real robots.txt, are not kept. A rule costs no allocation of its own
-// unless its pattern needs normalising.
+// of it: the values the File holds are copied into one string of their own
+// (and a pattern that normalising rewrote after its value), and the
+// comments, keys and white space around them, about 40% of a real
+// robots.txt, are not kept. A rule costs no allocation of its own, and
+// 12 bytes in the File besides its text (see Rules).
 func Parse(body []byte, opts Options) *File {
 	// s views body without copying it: every string the File keeps is
 	// copied out of it by keep, and nothing else of s outlives Parse.
@@ -485,19 +487,26 @@ func Parse(body []byte, opts Options) *File {
 	// the heap: one comes from builderPool, and goes back holding nothing.
 	b := builderPool.Get().(*builder)
 	defer func() {
-		*b = builder{}
+		// The text's array stays with the builder for the next parse
+		// (nothing of the File views it: see finishText), unless a large
+		// file made it large.
+		text := b.text[:0]
+		if cap(text) > maxPooledText {
+			text = nil
+		}
+		*b = builder{text: text}
 		builderPool.Put(b)
 	}()
-	*b = builder{f: &File{Semantics: opts.Semantics}, sem: opts.Semantics}
+	*b = builder{f: &File{Semantics: opts.Semantics}, sem: opts.Semantics, text: b.text}
 	b.sc = scanner{h: b}
 	// Values are most of a file that is not comments: room for 5/8 of it
 	// at first.
-	b.vals.Grow(len(s)*5/8 + 64)
+	b.text = slices.Grow(b.text, len(s)*5/8+64)
 	// Room for the records saves growing their slices, and room for no
 	// more saves compacting them (a copy that costs a tenth of parsing):
 	// see countLines.
 	n := countLines(s)
-	b.rules = make([]Rule, 0, n.rules)
+	b.rules = make([]ruleRec, 0, n.rules)
 	b.agents = make([]Agent, 0, n.agents)
 	if n.others > 0 && n.others <= n.rules+n.agents+n.sitemaps {
 		// Not when most lines are no directive (an HTML page), where
@@ -516,9 +525,13 @@ func Parse(body []byte, opts Options) *File {
 	b.flushTooMany()
 	b.f.Warnings = fileWarnings(s, b.sc.hasNUL, b.f, b.notUTF8, b.outsideRules, b.outsideExts)
 	b.compact()
-	b.trimVals()
+	b.finishText()
 	return b.f
 }
+
+// maxPooledText is the largest text array a pooled builder keeps for the
+// next parse: a real file's values are a few KB.
+const maxPooledText = 64 << 10
 
 // compact moves the parts of the records that the groups hold into slices
 // of their exact size when an eighth or more of what was allocated for them
@@ -526,7 +539,7 @@ func Parse(body []byte, opts Options) *File {
 // parsed file is kept, in a crawler's cache, far longer than parsing takes.
 func (b *builder) compact() {
 	gs := b.f.Groups
-	compactParts(gs, cap(b.rules), func(g *Group) *[]Rule { return &g.Rules })
+	compactParts(gs, cap(b.rules), func(g *Group) *[]ruleRec { return &g.Rules.recs })
 	compactParts(gs, cap(b.agents), func(g *Group) *[]Agent { return &g.Agents })
 	compactParts(gs, cap(b.exts), func(g *Group) *[]Extension { return &g.Extensions })
 	b.rules, b.agents, b.exts = nil, nil, nil
@@ -571,11 +584,12 @@ func exact[T any](s []T) []T {
 // lineCounts are what countLines counts: estimates of the records a parse
 // will keep, each seldom short and seldom over by much.
 type lineCounts struct {
-	rules    int // lines that start with an A or a D: allow and disallow (and a few typos)
-	agents   int // lines that start with a U: user-agent
-	groups   int // user-agent lines after a line of another key (blank lines and comments aside)
-	sitemaps int // lines that start with an S: sitemap
-	others   int // lines with other text: the most extension lines there can be
+	rules     int // lines that start with an A or a D: allow and disallow (and a few typos)
+	ruleBytes int // the bytes of those lines, line ends included
+	agents    int // lines that start with a U: user-agent
+	groups    int // user-agent lines after a line of another key (blank lines and comments aside)
+	sitemaps  int // lines that start with an S: sitemap
+	others    int // lines with other text: the most extension lines there can be
 }
 
 // The shortest lines that can give a rule ("allow:x"), a user-agent line
@@ -626,6 +640,7 @@ func countLines(s string) lineCounts {
 			// a comment or a blank line
 		case (c == 'a' || c == 'd') && size >= minRuleLine && !endsWithColon(s[j:j+size-1]):
 			n.rules++
+			n.ruleBytes += size
 			agentRun = false
 		case c == 'u' && size >= minAgentLine:
 			n.agents++
@@ -648,66 +663,61 @@ func countLines(s string) lineCounts {
 	return n
 }
 
-// keep returns a copy of x, a substring of the body, that the File may
-// hold: values are copied into blocks (b.vals), a new block when the one in
-// use is full. A block only grows within its capacity, so the strings
-// already taken from it never move.
+// keep appends x, a substring of the body, to the text, and returns a
+// string that views it there, until finishText points it into the File's
+// own text. When the text grows, a new array holds it; the strings taken
+// before then view the old one (whose bytes do not change), which olds
+// keeps for finishText.
 func (b *builder) keep(x string) string {
 	if len(x) == 0 {
 		return ""
 	}
-	if len(x) > b.vals.Cap()-b.vals.Len() {
-		if len(x) > minValsBlock {
-			return strings.Clone(x) // a block of its own
-		}
-		b.vals = strings.Builder{}
-		b.vals.Grow(minValsBlock)
+	if len(x) > cap(b.text)-len(b.text) && len(b.text) > 0 {
+		b.olds = append(b.olds, b.text)
 	}
-	at := b.vals.Len()
-	b.vals.WriteString(x)
-	return b.vals.String()[at:]
+	at := len(b.text)
+	b.text = append(b.text, x...)
+	return unsafe.String(&b.text[at], len(x))
 }
 
-// trimVals moves the values of the last block into a string of their size
-// when a quarter of the block, and more than 128 bytes, is unused (the
-// first block is sized by a guess), and points the strings that were in it
-// there.
-func (b *builder) trimVals() {
-	used := b.vals.Len()
-	if unused := b.vals.Cap() - used; unused <= 128 || unused < b.vals.Cap()/4 {
+// finishText copies the text into the File's one string, of its size: the
+// rule records' offsets are into it, and every string keep returned is
+// pointed into it. Nothing of the File views the builder's arrays
+// afterwards: the next parse reuses the last of them (TestParse_OneText
+// and TestParse_KeepsNothingOfBody check both).
+func (b *builder) finishText() {
+	t := b.text
+	if len(t) == 0 {
 		return
 	}
-	old := b.vals.String()
-	if used == 0 {
-		b.vals = strings.Builder{}
-		return
-	}
-	kept := strings.Clone(old)
-	base := uintptr(unsafe.Pointer(unsafe.StringData(old)))
+	text := string(t)
+	arrays := append(b.olds, t)
 	b.f.mapStrings(func(x string) string {
 		if len(x) == 0 {
 			return x
 		}
-		if off := uintptr(unsafe.Pointer(unsafe.StringData(x))) - base; off < uintptr(used) {
-			return kept[off : int(off)+len(x)]
+		p := uintptr(unsafe.Pointer(unsafe.StringData(x)))
+		for _, a := range arrays {
+			if off := p - uintptr(unsafe.Pointer(&a[0])); off < uintptr(len(a)) {
+				return text[off : int(off)+len(x)]
+			}
 		}
 		return x
 	})
-	b.vals = strings.Builder{}
+	b.f.text = text
+	for i := range b.f.Groups {
+		b.f.Groups[i].Rules.text = text
+	}
 }
 
-// mapStrings replaces every string of f that keep may have copied by fn's
-// result.
+// mapStrings replaces every string of f that keep may have returned by
+// fn's result.
 func (f *File) mapStrings(fn func(string) string) {
 	for gi := range f.Groups {
 		g := &f.Groups[gi]
 		for i := range g.Agents {
 			a := &g.Agents[i]
 			a.Name, a.Value = fn(a.Name), fn(a.Value)
-		}
-		for i := range g.Rules {
-			r := &g.Rules[i]
-			r.Pattern, r.Value = fn(r.Pattern), fn(r.Value)
 		}
 		for i := range g.Extensions {
 			e := &g.Extensions[i]
@@ -724,9 +734,6 @@ func (f *File) mapStrings(fn func(string) string) {
 		f.Joins[i].Key = fn(f.Joins[i].Key)
 	}
 }
-
-// minValsBlock is the size of the blocks keep adds once the first is full.
-const minValsBlock = 512
 
 // builder is the handler Parse uses to build a File.
 //
@@ -760,9 +767,15 @@ type builder struct {
 	tooMany, tooManyLine int
 
 	agents []Agent
-	rules  []Rule
+	rules  []ruleRec
 	exts   []Extension
-	vals   strings.Builder // the block that keep copies values into
+	// text is what the File keeps of the body: the values, a rule's
+	// followed by its pattern when normalising rewrote it (see ruleRec).
+	// Rule records hold offsets into it, so it may move as it grows, and
+	// the strings keep returned view it; olds are the arrays it moved
+	// from (see keep). finishText makes it the File's string.
+	text []byte
+	olds [][]byte
 	// The open group is agents[agent0:], rules[rule0:], exts[ext0:].
 	agent0, rule0, ext0 int
 }
@@ -794,7 +807,7 @@ func (b *builder) closeGroup() {
 	}
 	b.f.Groups = append(b.f.Groups, Group{
 		Agents:        part(b.agents, b.agent0),
-		Rules:         part(b.rules, b.rule0),
+		Rules:         Rules{recs: part(b.rules, b.rule0)},
 		Extensions:    part(b.exts, b.ext0),
 		EmptyRuleLine: b.emptyRule,
 	})
@@ -847,8 +860,13 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		}
 		return
 	}
-	value = b.keep(value)
-	b.rules = appendPart(b.rules, &b.rule0, Rule{Kind: kind, Pattern: NormalizePattern(value, b.sem), Value: value, Line: line})
+	r := ruleRec{val: uint32(len(b.text)), lineKind: uint32(line)<<2 | uint32(kind), valLen: uint16(len(value))}
+	b.keep(value)
+	if p := NormalizePattern(value, b.sem); p != value {
+		r.patLen = uint16(len(p))
+		b.keep(p)
+	}
+	b.rules = appendPart(b.rules, &b.rule0, r)
 }
 
 // outside says why a line is outside every group.
@@ -1032,10 +1050,21 @@ func (f *File) Select(tokens ...string) Selection {
 		sel.Rules, sel.Extensions = g.Rules, g.Extensions
 	default:
 		// Groups never interleave: concatenating them in group order is
-		// file order.
+		// file order. Their rules share the file's text.
+		n := 0
 		for _, i := range sel.Groups {
-			sel.Rules = append(sel.Rules, f.Groups[i].Rules...)
-			sel.Extensions = append(sel.Extensions, f.Groups[i].Extensions...)
+			n += f.Groups[i].Rules.Len()
+		}
+		if n > 0 {
+			sel.Rules.recs = make([]ruleRec, 0, n)
+		}
+		for _, i := range sel.Groups {
+			g := &f.Groups[i]
+			if len(g.Rules.recs) > 0 {
+				sel.Rules.text = g.Rules.text
+			}
+			sel.Rules.recs = append(sel.Rules.recs, g.Rules.recs...)
+			sel.Extensions = append(sel.Extensions, g.Extensions...)
 		}
 	}
 	return sel

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -307,7 +308,7 @@ func TestScan_ValuesShareTheCopy(t *testing.T) {
 	body := []byte("user-agent: a\ndisallow: /x")
 	f := Parse(body, Options{})
 	copy(body, strings.Repeat("z", len(body)))
-	if got := f.Groups[0].Rules[0].Value; got != "/x" {
+	if got := f.Groups[0].Rules.At(0).Value; got != "/x" {
 		t.Errorf("value after the body was overwritten = %q, want /x", got)
 	}
 }
@@ -390,27 +391,27 @@ func groupingCases(sem Semantics) []parseCase {
 	a := func(v string, line int) Rule { return rule(sem, Allow, v, line) }
 	return []parseCase{
 		{name: "one group", body: "user-agent: a\ndisallow: /x\nallow: /y",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2), a("/y", 3)}}}},
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2), a("/y", 3))}}},
 		{name: "consecutive user-agents share rules",
 			body: "user-agent: a\nuser-agent: b\ndisallow: /x\nuser-agent: c\nallow: /y",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1), agent("b", 2)}, Rules: []Rule{d("/x", 3)}},
-				{Agents: []Agent{agent("c", 4)}, Rules: []Rule{a("/y", 5)}},
+				{Agents: []Agent{agent("a", 1), agent("b", 2)}, Rules: rulesOf(d("/x", 3))},
+				{Agents: []Agent{agent("c", 4)}, Rules: rulesOf(a("/y", 5))},
 			}},
 		{name: "blank comment sitemap unknown between user-agents",
 			body: "user-agent: a\n\n# c\nsitemap: s\nfoo: bar\nuser-agent: b\ndisallow: /x",
 			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 6)},
-				Rules: []Rule{d("/x", 7)}, Extensions: []Extension{ext("foo", "bar", 5)}}},
+				Rules: rulesOf(d("/x", 7)), Extensions: []Extension{ext("foo", "bar", 5)}}},
 			diags: []string{"5 unknown-key"},
 			joins: []Join{{Group: 0, Agent: 1, Line: 4, Key: "sitemap"}}},
 		{name: "blank line does not end a group",
 			body:   "user-agent: a\ndisallow: /x\n\n\ndisallow: /y",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2), d("/y", 5)}}}},
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2), d("/y", 5))}}},
 		{name: "empty disallow separates and is not stored",
 			body: "user-agent: a\ndisallow:\nuser-agent: b\ndisallow: /x",
 			groups: []Group{
 				{Agents: []Agent{agent("a", 1)}, EmptyRuleLine: 2},
-				{Agents: []Agent{agent("b", 3)}, Rules: []Rule{d("/x", 4)}},
+				{Agents: []Agent{agent("b", 3)}, Rules: rulesOf(d("/x", 4))},
 			}},
 		{name: "empty allow separates too",
 			body:   "user-agent: a\nallow: # none\nuser-agent: b",
@@ -418,30 +419,30 @@ func groupingCases(sem Semantics) []parseCase {
 		{name: "crawl-delay does not separate",
 			body: "user-agent: a\ncrawl-delay: 5\nuser-agent: b\ndisallow: /x",
 			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)},
-				Rules: []Rule{d("/x", 4)}, Extensions: []Extension{ext("crawl-delay", "5", 2)}}},
+				Rules: rulesOf(d("/x", 4)), Extensions: []Extension{ext("crawl-delay", "5", 2)}}},
 			joins: []Join{{Group: 0, Agent: 1, Line: 2, Key: "crawl-delay"}}},
 		{name: "rules before the first user-agent",
 			body:   "disallow: /x\nallow:\ncrawl-delay: 1\nuser-agent: a\ndisallow: /y",
-			groups: []Group{{Agents: []Agent{agent("a", 4)}, Rules: []Rule{d("/y", 5)}}},
+			groups: []Group{{Agents: []Agent{agent("a", 4)}, Rules: rulesOf(d("/y", 5))}},
 			diags:  []string{"1 rule-outside-group", "2 rule-outside-group", "3 rule-outside-group"}},
 		{name: "extensions after rules stay in the group",
 			body: "user-agent: a\ndisallow: /x\nhost: example.com\nclean-param: ref /x\nrequest-rate: 1/5",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}, Extensions: []Extension{
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2)), Extensions: []Extension{
 				ext("host", "example.com", 3), ext("clean-param", "ref /x", 4), ext("request-rate", "1/5", 5)}}}},
 		{name: "last group without rules",
 			body:   "user-agent: a\ndisallow: /x\nuser-agent: b",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}}, {Agents: []Agent{agent("b", 3)}}}},
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))}, {Agents: []Agent{agent("b", 3)}}}},
 		{name: "typo key still separates",
 			body: "user-agent: a\ndisalow: /x\nuseragent: b\nallow: /y",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}},
-				{Agents: []Agent{agent("b", 3)}, Rules: []Rule{a("/y", 4)}},
+				{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))},
+				{Agents: []Agent{agent("b", 3)}, Rules: rulesOf(a("/y", 4))},
 			},
 			diags: []string{"2 typo", "3 typo"}},
 		{name: "invalid user-agents",
 			body: "user-agent:\nuser-agent: *foo\nuser-agent: /x\nuser-agent: Foo Bar\ndisallow: /",
 			groups: []Group{{Agents: []Agent{agent("", 1), agent("*foo", 2), agent("/x", 3), agent("Foo Bar", 4)},
-				Rules: []Rule{d("/", 5)}}},
+				Rules: rulesOf(d("/", 5))}},
 			diags: []string{"1 invalid-value", "2 invalid-value", "3 invalid-value"}},
 		{name: "bad crawl-delay is kept",
 			body: "user-agent: a\ncrawl-delay: soon\ncrawl-delay: -1\ncrawl-delay: 0.5",
@@ -480,16 +481,16 @@ func TestKoster1996_ParseRecords(t *testing.T) {
 		{name: "records separated by blank lines",
 			body: "user-agent: a\ndisallow: /x\n\nuser-agent: b\ndisallow: /y\n",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}},
-				{Agents: []Agent{agent("b", 4)}, Rules: []Rule{d("/y", 5)}},
+				{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))},
+				{Agents: []Agent{agent("b", 4)}, Rules: rulesOf(d("/y", 5))},
 			}},
 		{name: "blank line ends the record, rules after it are outside",
 			body:   "user-agent: a\ndisallow: /x\n\ndisallow: /y\ncrawl-delay: 3",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}}},
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))}},
 			diags:  []string{"4 rule-outside-group", "5 rule-outside-group"}},
 		{name: "user-agent then blank line: record dropped",
 			body:   "user-agent: a\n\nuser-agent: *\ndisallow: /",
-			groups: []Group{{Agents: []Agent{agent("*", 3)}, Rules: []Rule{d("/", 4)}}},
+			groups: []Group{{Agents: []Agent{agent("*", 3)}, Rules: rulesOf(d("/", 4))}},
 			diags:  []string{"2 rule-outside-group"}},
 		{name: "classic mistake",
 			body:  "user-agent: *\n\ndisallow: /",
@@ -498,27 +499,27 @@ func TestKoster1996_ParseRecords(t *testing.T) {
 			body: "user-agent: a\ncrawl-delay: 10\n\nuser-agent: b\ndisallow: /",
 			groups: []Group{
 				{Agents: []Agent{agent("a", 1)}, Extensions: []Extension{ext("crawl-delay", "10", 2)}},
-				{Agents: []Agent{agent("b", 4)}, Rules: []Rule{d("/", 5)}},
+				{Agents: []Agent{agent("b", 4)}, Rules: rulesOf(d("/", 5))},
 			}},
 		{name: "empty disallow keeps the record",
 			body:   "user-agent: a\ndisallow:\n\nuser-agent: b",
 			groups: []Group{{Agents: []Agent{agent("a", 1)}, EmptyRuleLine: 2}, {Agents: []Agent{agent("b", 4)}}}},
 		{name: "comment lines do not end a record",
 			body:   "user-agent: a\n# note\nuser-agent: b\n#\ndisallow: /x",
-			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)}, Rules: []Rule{d("/x", 5)}}}},
+			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)}, Rules: rulesOf(d("/x", 5))}}},
 		{name: "white-space line is blank",
 			body:   "user-agent: a\ndisallow: /x\n \t\ndisallow: /y",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}}},
+			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))}},
 			diags:  []string{"4 rule-outside-group"}},
 		{name: "user-agent after rules without blank starts a new record",
 			body: "user-agent: a\ndisallow: /x\nuser-agent: b\ndisallow: /y",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}, Rules: []Rule{d("/x", 2)}},
-				{Agents: []Agent{agent("b", 3)}, Rules: []Rule{d("/y", 4)}},
+				{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))},
+				{Agents: []Agent{agent("b", 3)}, Rules: rulesOf(d("/y", 4))},
 			}},
 		{name: "leading and repeated blank lines",
 			body:   "\n\nuser-agent: a\ndisallow: /x\n\n\n\n",
-			groups: []Group{{Agents: []Agent{agent("a", 3)}, Rules: []Rule{d("/x", 4)}}}},
+			groups: []Group{{Agents: []Agent{agent("a", 3)}, Rules: rulesOf(d("/x", 4))}}},
 	})
 }
 
@@ -658,10 +659,10 @@ func TestParse_Rule(t *testing.T) {
 		f := Parse([]byte(body), Options{Semantics: sem})
 		value := "/caf\xc3\xa9/%7ejoe/*.php$"
 		want := []Rule{{Kind: Disallow, Pattern: NormalizePattern(value, sem), Value: value, Line: 2}}
-		if diff := cmp.Diff(want, f.Groups[0].Rules); diff != "" {
+		if diff := cmp.Diff(want, f.Groups[0].Rules.Slice()); diff != "" {
 			t.Errorf("%v: rules (-want +got):\n%s", sem, diff)
 		}
-		if f.Groups[0].Rules[0].Pattern == value {
+		if f.Groups[0].Rules.At(0).Pattern == value {
 			t.Errorf("%v: pattern %q was not normalised", sem, value)
 		}
 	}
@@ -813,7 +814,7 @@ func TestParse_Allocs(t *testing.T) {
 		allocs := testing.AllocsPerRun(20, func() { f = Parse(body, Options{Semantics: sem}) })
 		rules := 0
 		for _, g := range f.Groups {
-			rules += len(g.Rules)
+			rules += g.Rules.Len()
 		}
 		if rules != n {
 			t.Fatalf("%v: %d rules, want %d", sem, rules, n)
@@ -837,7 +838,7 @@ func TestRuleKind_String(t *testing.T) {
 	}
 	f := Parse([]byte("User-agent: *\nDisallow: /a\nAllow: /b\nDisalow: /c\n"), Options{})
 	want := []RuleKind{Disallow, Allow, Disallow}
-	for i, r := range f.Groups[0].Rules {
+	for i, r := range f.Groups[0].Rules.Slice() {
 		if r.Kind != want[i] {
 			t.Errorf("rule %d (line %d): kind %v, want %v", i, r.Line, r.Kind, want[i])
 		}
@@ -898,5 +899,82 @@ func TestParse_DiagnosticsCapped(t *testing.T) {
 	}
 	if !found || len(latin1.Diagnostics) > MaxDiagnostics+1 {
 		t.Errorf("%d lines not UTF-8: warnings %v, %d diagnostics; want not-utf8 among the warnings, at most %d diagnostics", 3*MaxDiagnostics, latin1.Warnings, len(latin1.Diagnostics), MaxDiagnostics+1)
+	}
+}
+
+// rulesOf returns rs as a File's Rules hold them, for the tables' groups.
+func rulesOf(rs ...Rule) Rules {
+	var out Rules
+	var text []byte
+	for _, r := range rs {
+		rec := ruleRec{val: uint32(len(text)), lineKind: uint32(r.Line)<<2 | uint32(r.Kind), valLen: uint16(len(r.Value))}
+		text = append(text, r.Value...)
+		if r.Pattern != r.Value {
+			rec.patLen = uint16(len(r.Pattern))
+			text = append(text, r.Pattern...)
+		}
+		out.recs = append(out.recs, rec)
+	}
+	out.text = string(text)
+	return out
+}
+
+// TestParse_OneText checks that every string a File holds of the body is a
+// part of its one text (the rules' text too), also when the text outgrew
+// its first guess and moved while parsing (keep, finishText): a string left
+// viewing an older array would hold that array as well.
+func TestParse_OneText(t *testing.T) {
+	dense := strings.Repeat("Disallow:/caf\xc3\xa9-"+strings.Repeat("x", 40)+"\n", 200)
+	for name, body := range map[string]string{
+		"plain": "User-agent: a\nCrawl-delay: 5\nDisallow: /x\nSitemap: https://e.com/s.xml\nUser-agent: b\nAllow: /y\n",
+		// Values are almost all of the body, and rewritten patterns add
+		// more: the text outgrows the 5/8 guess more than once.
+		"dense":  "User-agent:a\n" + dense,
+		"joined": "User-agent: a\nFoo: bar\nUser-agent: b\nSitemap: /s\nUser-agent: c\nDisallow: /%7e\nNonsense line\n",
+	} {
+		for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+			f := Parse([]byte(body), Options{Semantics: sem})
+			base := uintptr(unsafe.Pointer(unsafe.StringData(f.text)))
+			in := func(what, x string) {
+				t.Helper()
+				if x == "" {
+					return
+				}
+				if off := uintptr(unsafe.Pointer(unsafe.StringData(x))) - base; off+uintptr(len(x)) > uintptr(len(f.text)) {
+					t.Errorf("%s %v: %s %q is not a part of the File's text", name, sem, what, x)
+				}
+			}
+			for _, g := range f.Groups {
+				if g.Rules.text != f.text {
+					t.Errorf("%s %v: a group's rules have a text of their own", name, sem)
+				}
+				for _, a := range g.Agents {
+					in("agent name", a.Name)
+					in("agent value", a.Value)
+				}
+				for i := range g.Rules.Len() {
+					in("rule value", g.Rules.At(i).Value)
+					in("rule pattern", g.Rules.At(i).Pattern)
+				}
+				for _, e := range g.Extensions {
+					in("extension key", e.Key)
+					in("extension value", e.Value)
+				}
+			}
+			for _, s := range f.Sitemaps {
+				in("sitemap", s.URL)
+			}
+			for _, d := range f.Diagnostics {
+				in("diagnostic text", d.Text)
+			}
+			for _, j := range f.Joins {
+				if j.Key != "sitemap" { // a constant, not a value
+					in("join key", j.Key)
+				}
+			}
+			if got := f.Groups[len(f.Groups)-1].Rules.Len(); name == "dense" && got != 200 {
+				t.Errorf("%s %v: %d rules, want 200", name, sem, got)
+			}
+		}
 	}
 }

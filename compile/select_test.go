@@ -92,7 +92,7 @@ func TestRFC9309_Select(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sel := f.Select(tc.tokens...)
 			got := selectCase{name: tc.name, tokens: tc.tokens, match: sel.Match, groups: sel.Groups}
-			for _, r := range sel.Rules {
+			for _, r := range sel.Rules.Slice() {
 				got.rules = append(got.rules, strconv.Itoa(r.Line)+" "+r.Value)
 			}
 			for _, e := range sel.Extensions {
@@ -111,7 +111,7 @@ func TestRFC9309_SelectNone(t *testing.T) {
 	for _, body := range []string{"", "# nothing", "User-agent: a\nDisallow: /", "Disallow: /\nSitemap: x"} {
 		f := Parse([]byte(body), Options{})
 		sel := f.Select("OtherBot")
-		if sel.Match != MatchNone || sel.Groups != nil || sel.Rules != nil || sel.Extensions != nil {
+		if sel.Match != MatchNone || sel.Groups != nil || sel.Rules.Len() != 0 || sel.Extensions != nil {
 			t.Errorf("Parse(%q).Select = %+v, want MatchNone and nothing", body, sel)
 		}
 	}
@@ -122,11 +122,11 @@ func TestRFC9309_SelectNone(t *testing.T) {
 func TestKoster1996_SelectDroppedRecord(t *testing.T) {
 	f := Parse([]byte("User-agent: FooBot\n\nUser-agent: *\nDisallow: /"), Options{Semantics: Koster1996})
 	sel := f.Select("FooBot")
-	if sel.Match != MatchGlobal || len(sel.Rules) != 1 {
+	if sel.Match != MatchGlobal || sel.Rules.Len() != 1 {
 		t.Errorf("Select(FooBot) = %+v, want the * record", sel)
 	}
 	f = Parse([]byte("User-agent: FooBot\n\nUser-agent: *\nDisallow: /"), Options{Semantics: RFC9309})
-	if sel := f.Select("FooBot"); sel.Match != MatchSpecific || len(sel.Rules) != 1 {
+	if sel := f.Select("FooBot"); sel.Match != MatchSpecific || sel.Rules.Len() != 1 {
 		t.Errorf("RFC9309 Select(FooBot) = %+v, want the shared group", sel)
 	}
 }
@@ -155,14 +155,17 @@ func TestRFC9309_ValidToken(t *testing.T) {
 	}
 }
 
-// TestSelect_DoesNotAlias checks that appending to a Selection's rules never
-// writes into the File.
+// TestSelect_DoesNotAlias checks that what a caller does with the rules of
+// a Selection never writes into the File: Slice is a copy.
 func TestSelect_DoesNotAlias(t *testing.T) {
 	f := Parse([]byte("User-agent: a\nDisallow: /1\nUser-agent: b\nDisallow: /2"), Options{})
-	sel := f.Select("a")
-	_ = append(sel.Rules, Rule{Value: "/evil"})
-	if got := f.Groups[1].Rules[0].Value; got != "/2" {
-		t.Errorf("group b's rule = %q after appending to a's selection", got)
+	for _, tok := range []string{"a", "b"} {
+		rs := f.Select(tok).Rules.Slice()
+		rs[0].Value = "/evil"
+		_ = append(rs, Rule{Value: "/evil"})
+	}
+	if got := f.Groups[0].Rules.At(0).Value + " " + f.Groups[1].Rules.At(0).Value; got != "/1 /2" {
+		t.Errorf("the groups' rules = %q after changing the selections' copies", got)
 	}
 }
 

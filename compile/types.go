@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // Semantics selects which reading of robots.txt a parse and a decision follow
@@ -65,16 +66,21 @@ const (
 type Options struct {
 	Semantics Semantics
 	// MaxFileSize is the number of bytes read; 0 or any value below
-	// DefaultMaxFileSize means DefaultMaxFileSize.
+	// DefaultMaxFileSize means DefaultMaxFileSize, and any value above
+	// LargestMaxFileSize means LargestMaxFileSize.
 	MaxFileSize int
 }
 
+// LargestMaxFileSize is the most Options.MaxFileSize can raise the file
+// size limit to (512 MiB, a thousand times the default): a File's rule
+// records hold offsets and line numbers in 32 bits, and a file's rule text
+// (its values, and patterns that percent-encoding made at most three
+// times as long) stays below 2 GiB.
+const LargestMaxFileSize = 512 << 20
+
 // EffectiveMaxFileSize returns the file size limit o stands for.
 func (o Options) EffectiveMaxFileSize() int {
-	if o.MaxFileSize < DefaultMaxFileSize {
-		return DefaultMaxFileSize
-	}
-	return o.MaxFileSize
+	return min(max(o.MaxFileSize, DefaultMaxFileSize), LargestMaxFileSize)
 }
 
 // RuleKind says whether a rule allows or disallows. The zero value, NoRule,
@@ -101,7 +107,10 @@ func (k RuleKind) String() string {
 	return fmt.Sprintf("RuleKind(%d)", uint8(k))
 }
 
-// Rule is one allow or disallow line with a non-empty value.
+// Rule is one allow or disallow line with a non-empty value. A File does
+// not hold Rules: it holds compact records of them (see Rules), and a Rule
+// is a view of one, made when asked for, whose strings are substrings of
+// the file's text.
 type Rule struct {
 	Kind RuleKind
 	// Pattern is the value normalised for the file's semantics (section 3.2
@@ -153,11 +162,94 @@ type Extension struct {
 	Line  int
 }
 
+// Rules are rules in file order: a group's, or the merged rules of a
+// Selection. They are a view of compact records that hold no strings or
+// pointers (the rules of a file are most of what it holds, and a crawler
+// keeps files by the million): At makes a rule's Rule, without allocating.
+// The zero value holds no rules. Rules are immutable and safe for
+// concurrent use.
+type Rules struct {
+	text string    // the file's rule text: values, and the patterns normalising rewrote
+	recs []ruleRec // in file order
+}
+
+// ruleRec is a rule as a File holds it, in 12 bytes (a Rule is 48) and no
+// pointer, so the garbage collector does not scan a file's rules: its
+// value's offset and length in the file's rule text, then its pattern's
+// length, 0 when the pattern is the value (a pattern that normalising
+// rewrote follows its value in the text), and its line and kind in one word.
+// The widths hold for any file Parse reads: a value is at most
+// MaxLineLength bytes and a pattern three times that (recLimits), a file
+// at most LargestMaxFileSize bytes, so it has fewer than 1<<30 lines and
+// its rule text is shorter than 1<<32 bytes.
+type ruleRec struct {
+	val            uint32
+	lineKind       uint32 // line<<2 | kind
+	valLen, patLen uint16
+}
+
+// recLimits fails to compile if a value's or pattern's length may not fit
+// a ruleRec's uint16.
+const recLimits uint16 = 3 * MaxLineLength
+
+func (r *ruleRec) kind() RuleKind { return RuleKind(r.lineKind & 3) }
+
+// Len returns the number of rules.
+func (rs Rules) Len() int { return len(rs.recs) }
+
+// At returns the i-th rule, in file order. It panics if i is out of range.
+func (rs Rules) At(i int) Rule {
+	r := &rs.recs[i]
+	return Rule{Kind: r.kind(), Pattern: rs.Pattern(i), Value: rs.text[r.val : r.val+uint32(r.valLen)], Line: int(r.lineKind >> 2)}
+}
+
+// Pattern returns the pattern of the i-th rule: At(i).Pattern, for a
+// caller that wants no more of it, such as a matcher being built.
+func (rs Rules) Pattern(i int) string {
+	r := &rs.recs[i]
+	at, n := r.val, uint32(r.valLen)
+	if r.patLen > 0 { // rewritten: it follows the value
+		at, n = at+n, uint32(r.patLen)
+	}
+	return rs.text[at : at+n]
+}
+
+// Kind returns the kind of the i-th rule: At(i).Kind, for a caller that
+// wants no more of it, such as a decision.
+func (rs Rules) Kind(i int) RuleKind { return rs.recs[i].kind() }
+
+// Slice returns the rules in a new slice, for a caller that wants them
+// all at once; At reads one without allocating.
+func (rs Rules) Slice() []Rule {
+	if len(rs.recs) == 0 {
+		return nil
+	}
+	out := make([]Rule, len(rs.recs))
+	for i := range out {
+		out[i] = rs.At(i)
+	}
+	return out
+}
+
+// Equal reports whether rs and o hold the same rules in the same order
+// (go-cmp uses it to compare Files).
+func (rs Rules) Equal(o Rules) bool {
+	if len(rs.recs) != len(o.recs) {
+		return false
+	}
+	for i := range rs.recs {
+		if rs.At(i) != o.At(i) {
+			return false
+		}
+	}
+	return true
+}
+
 // Group is a run of user-agent lines and the lines that follow them up to the
 // next group.
 type Group struct {
 	Agents     []Agent
-	Rules      []Rule // in file order; rules with an empty value are not kept
+	Rules      Rules // in file order; rules with an empty value are not kept
 	Extensions []Extension
 	// EmptyRuleLine is the line of the group's first allow or disallow line
 	// with an empty value, 0 if it has none. Such a line allows and
@@ -297,6 +389,45 @@ type File struct {
 	Truncated bool
 	// Lines is the number of lines read.
 	Lines int
+
+	// text is the one string the values of f are parts of (Parse keeps
+	// them there, and nothing else of the body), and the rules' text.
+	text string
+}
+
+// Sizes of a File's records, for Bytes.
+const (
+	sizeofFile      = int(unsafe.Sizeof(File{}))
+	sizeofGroup     = int(unsafe.Sizeof(Group{}))
+	sizeofRuleRec   = int(unsafe.Sizeof(ruleRec{}))
+	sizeofAgent     = int(unsafe.Sizeof(Agent{}))
+	sizeofExtension = int(unsafe.Sizeof(Extension{}))
+	sizeofJoin      = int(unsafe.Sizeof(Join{}))
+	sizeofSitemap   = int(unsafe.Sizeof(Sitemap{}))
+	sizeofDiag      = int(unsafe.Sizeof(Diagnostic{}))
+	sizeofWarning   = int(unsafe.Sizeof(Warning{}))
+)
+
+// Bytes returns the memory f holds, as Parse made it: its records and the
+// text its values and rules are parts of. A cache of parsed files can charge
+// each what it holds.
+func (f *File) Bytes() int {
+	n := sizeofFile + sizeofGroup*len(f.Groups) + sizeofSitemap*len(f.Sitemaps) + sizeofJoin*len(f.Joins) +
+		sizeofDiag*len(f.Diagnostics) + sizeofWarning*len(f.Warnings)
+	for i := range f.Groups {
+		g := &f.Groups[i]
+		n += sizeofAgent*len(g.Agents) + sizeofExtension*len(g.Extensions) + sizeofRuleRec*len(g.Rules.recs)
+	}
+	// The values are parts of f.text; messages are constants but for a
+	// few numbers (counted as if they were not).
+	n += len(f.text)
+	for _, d := range f.Diagnostics {
+		n += len(d.Message)
+	}
+	for _, w := range f.Warnings {
+		n += len(w.Message)
+	}
+	return n
 }
 
 // MatchKind says how a Selection was made.
@@ -326,7 +457,17 @@ type Selection struct {
 	// file order.
 	Groups []int
 	// Rules are the rules of the selected groups, merged, in file order.
-	Rules []Rule
+	Rules Rules
 	// Extensions are the extension lines of the selected groups, in file order.
 	Extensions []Extension
+}
+
+// Bytes returns the memory s holds beyond its File's: the indexes of its
+// groups and, when it merges several groups, the copies of their records.
+func (s *Selection) Bytes() int {
+	n := 8 * len(s.Groups)
+	if len(s.Groups) > 1 {
+		n += sizeofRuleRec*len(s.Rules.recs) + sizeofExtension*len(s.Extensions)
+	}
+	return n
 }

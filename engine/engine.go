@@ -132,58 +132,12 @@ type matcherOnce struct {
 // change while it runs.
 func Compile(body []byte, opts Options) *Robots {
 	f := compile.Parse(body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize})
-	return &Robots{file: f, opts: opts, fileBytes: fileBytes(f)}
+	return &Robots{file: f, opts: opts, fileBytes: f.Bytes()}
 }
 
-// Sizes of the parsed file's records, for Bytes (64-bit platforms).
-const (
-	sizeofRule      = 48
-	sizeofAgent     = 40
-	sizeofExtension = 40
-	sizeofGroup     = 80
-	sizeofJoin      = 40
-	sizeofSitemap   = 24
-	sizeofDiag      = 48
-	// A Matcher, its matcherOnce and its cache entry.
-	sizeofMatcher = int(unsafe.Sizeof(Matcher{}) + unsafe.Sizeof(matcherOnce{}) + unsafe.Sizeof(cachedMatcher{}))
-)
-
-// fileBytes estimates the memory f holds: its values (compile.Parse keeps
-// them in one string, or keeps the whole body when they are most of it),
-// the records, and the patterns that normalising rewrote.
-func fileBytes(f *compile.File) int {
-	n := sizeofGroup*len(f.Groups) + sizeofSitemap*len(f.Sitemaps) + sizeofJoin*len(f.Joins)
-	values := 0
-	for _, g := range f.Groups {
-		n += sizeofAgent*len(g.Agents) + sizeofExtension*len(g.Extensions) + sizeofRule*len(g.Rules)
-		for _, a := range g.Agents {
-			values += len(a.Value)
-		}
-		for _, e := range g.Extensions {
-			values += len(e.Value)
-		}
-		for _, r := range g.Rules {
-			values += len(r.Value)
-			if r.Pattern != r.Value {
-				n += len(r.Pattern)
-			}
-		}
-	}
-	for _, s := range f.Sitemaps {
-		values += len(s.URL)
-	}
-	for _, d := range f.Diagnostics {
-		n += sizeofDiag + len(d.Message)
-		values += len(d.Text)
-	}
-	for _, w := range f.Warnings {
-		n += sizeofDiag + len(w.Message)
-	}
-	if values > f.Size*3/4 {
-		values = f.Size
-	}
-	return n + values
-}
+// sizeofMatcher is the size of a Matcher, its matcherOnce and its cache
+// entry, for Bytes.
+const sizeofMatcher = int(unsafe.Sizeof(Matcher{}) + unsafe.Sizeof(matcherOnce{}) + unsafe.Sizeof(cachedMatcher{}))
 
 // Bytes returns the memory r holds: the parsed file and its cached
 // matchers, with the states their automata have built so far. It grows as
@@ -214,8 +168,8 @@ func (r *Robots) String() string {
 		return "engine.Robots{" + r.opts.Semantics.String() + " " + r.fixed.String() + "}"
 	}
 	rules := 0
-	for _, g := range r.file.Groups {
-		rules += len(g.Rules)
+	for i := range r.file.Groups {
+		rules += r.file.Groups[i].Rules.Len()
 	}
 	s := "engine.Robots{" + r.opts.Semantics.String() + " " +
 		strconv.Itoa(len(r.file.Groups)) + plural(len(r.file.Groups), " group, ", " groups, ") +

@@ -160,19 +160,20 @@ const maxRankKey = 511
 // rule whose pattern starts with neither '/' nor '*' can never match (lint
 // reports it), so it gives none.
 func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, indexHTM bool)) {
-	for order, rule := range m.sel.Rules {
-		p := rule.Pattern
-		if !m.mayMatch(p) {
+	rules := &m.sel.Rules
+	for order := range rules.Len() {
+		pattern, kind := rules.Pattern(order), rules.Kind(order)
+		if !m.mayMatch(pattern) {
 			continue
 		}
 		// Koster1996 patterns hold no '*' or '$' of their own: the
 		// normaliser escapes them (%2A, %24), so they are all literal here.
-		anchored := false
+		p, anchored := pattern, false
 		if m.sem != Koster1996 && strings.HasSuffix(p, "$") {
 			p, anchored = p[:len(p)-1], true
 		}
-		fn(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: semantics.Priority(m.sem, rule.Kind, len(rule.Pattern), order)}, order, false)
-		if dir, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
+		fn(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: semantics.Priority(m.sem, kind, len(pattern), order)}, order, false)
+		if dir, ok := semantics.IndexHTM(m.sem, kind, pattern); ok {
 			fn(automaton.Pattern{Bytes: dir, Anchored: true, Priority: semantics.Priority(m.sem, compile.Allow, len(dir)+1, order)}, order, true)
 		}
 	}
@@ -186,8 +187,8 @@ func (m *Matcher) mayMatch(p string) bool {
 
 // ruleOf returns the rule behind rf, the reason it decides for, and the
 // pattern it matches with (Google's index.htm allow: the directory and '$').
-func (m *Matcher) ruleOf(rf ruleRef) (*compile.Rule, Reason, string) {
-	rule := &m.sel.Rules[m.rule(rf)]
+func (m *Matcher) ruleOf(rf ruleRef) (compile.Rule, Reason, string) {
+	rule := m.sel.Rules.At(int(m.rule(rf)))
 	if rf < 0 {
 		return rule, ReasonIndexHTM, m.indexHTM[^rf].pattern
 	}
@@ -285,7 +286,7 @@ func (m *Matcher) Allowed(url string) bool {
 		return true
 	}
 	idx := m.find(m.span(url))
-	return idx < 0 || m.sel.Rules[m.rule(m.refs[idx])].Kind == compile.Allow
+	return idx < 0 || m.sel.Rules.Kind(int(m.rule(m.refs[idx]))) == compile.Allow
 }
 
 // DecidePath decides an already-extracted path (path + params + query); it
@@ -436,8 +437,9 @@ func (m *Matcher) Rules() []RankedRule {
 		r    RankedRule
 		prio uint64
 	}
-	rs := make([]ranked, 0, len(m.sel.Rules)+len(m.indexHTM))
-	for order, rule := range m.sel.Rules {
+	rs := make([]ranked, 0, m.sel.Rules.Len()+len(m.indexHTM))
+	for order := range m.sel.Rules.Len() {
+		rule := m.sel.Rules.At(order)
 		rs = append(rs, ranked{RankedRule{Rule: Rule{rule.Line, rule.Kind, rule.Pattern, rule.Value}}, semantics.Priority(m.sem, rule.Kind, len(rule.Pattern), order)})
 		if dir, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
 			rs = append(rs, ranked{RankedRule{Rule{rule.Line, compile.Allow, dir + "$", rule.Value}, true}, semantics.Priority(m.sem, compile.Allow, len(dir)+1, order)})
@@ -458,10 +460,7 @@ func (m *Matcher) Bytes() int {
 	for _, h := range m.indexHTM {
 		n += 24 + len(h.pattern)
 	}
-	if len(m.sel.Groups) > 1 { // the merged rules are a copy
-		n += sizeofRule * len(m.sel.Rules)
-	}
-	return n
+	return n + m.sel.Bytes()
 }
 
 // Stats describes a matcher's automaton and how its URLs were decided.
@@ -482,7 +481,7 @@ type Stats struct {
 // Stats returns the size of m's automaton, states built so far included.
 func (m *Matcher) Stats() Stats {
 	st := m.set.Stats()
-	return Stats{Rules: len(m.sel.Rules), Patterns: st.Patterns, States: st.States, Classes: st.Classes, Bytes: st.Bytes, Clears: st.Clears,
+	return Stats{Rules: m.sel.Rules.Len(), Patterns: st.Patterns, States: st.States, Classes: st.Classes, Bytes: st.Bytes, Clears: st.Clears,
 		GiveUps: st.GiveUps, Fallback: st.Fallback}
 }
 
@@ -517,7 +516,7 @@ func (m *Matcher) String() string {
 			b.WriteString(": " + strconv.Itoa(n) + plural(n, " group", " groups"))
 		}
 	}
-	b.WriteString(", " + strconv.Itoa(len(m.sel.Rules)) + plural(len(m.sel.Rules), " rule", " rules"))
+	b.WriteString(", " + strconv.Itoa(m.sel.Rules.Len()) + plural(m.sel.Rules.Len(), " rule", " rules"))
 	b.WriteString(", " + strconv.Itoa(m.Bytes()) + " bytes}")
 	return b.String()
 }

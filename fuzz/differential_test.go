@@ -54,7 +54,7 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		}
 		rules := 0
 		for _, g := range f.Groups {
-			rules += len(g.Rules)
+			rules += g.Rules.Len()
 		}
 		limit := referenceBudget / (rules + 1)
 		limit = max(10, min(limit, maxURLsPerFile))

@@ -26,7 +26,7 @@ func groupsDiff(body []byte, sem compile.Semantics) string {
 		for _, ag := range g.Agents {
 			fmt.Fprintf(&a, "  agent %d %q\n", ag.Line, ag.Value)
 		}
-		for _, r := range g.Rules {
+		for _, r := range g.Rules.Slice() {
 			fmt.Fprintf(&a, "  %s %d %q\n", r.Kind, r.Line, r.Value)
 		}
 	}

@@ -425,9 +425,9 @@ func TestCache_LRUBytes(t *testing.T) {
 // as it counts and as the Go heap measures it (runtime.MemStats).
 func TestCache_BytesBoundHoldsMemory(t *testing.T) {
 	const maxBytes = 6 << 20
-	hosts, urlsPer := 80, 400
+	hosts, urlsPer := 100, 400
 	if testing.Short() {
-		hosts, urlsPer = 30, 150
+		hosts, urlsPer = 64, 150
 	}
 	// The bodies come from memory, not a server: connections and their
 	// buffers would be heap the cache does not hold, and the test measures

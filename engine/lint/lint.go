@@ -183,7 +183,7 @@ func symptomFilter(f *compile.File) func(compile.Diagnostic) bool {
 			for _, a := range g.Agents {
 				read[a.Line] = true
 			}
-			for _, r := range g.Rules {
+			for _, r := range g.Rules.Slice() {
 				read[r.Line] = true
 			}
 		}
@@ -217,12 +217,12 @@ func (c *checker) add(line int, kind Kind, msg string) {
 	c.out = append(c.out, Finding{Line: line, Kind: kind, Message: msg})
 }
 
-func (c *checker) rule(id ruleID) *compile.Rule { return &c.f.Groups[id.group].Rules[id.rule] }
+func (c *checker) rule(id ruleID) compile.Rule { return c.f.Groups[id.group].Rules.At(id.rule) }
 
 func (c *checker) missingSlash() {
 	koster := c.f.Semantics == compile.Koster1996
 	for gi := range c.f.Groups {
-		for ri, r := range c.f.Groups[gi].Rules {
+		for ri, r := range c.f.Groups[gi].Rules.Slice() {
 			p := r.Pattern
 			if p[0] == '/' || p[0] == '*' && !koster {
 				continue
@@ -300,7 +300,7 @@ func (c *checker) shadowed() {
 	for _, n := range order {
 		var ids []ruleID
 		for _, gi := range byName[n] {
-			for ri := range c.f.Groups[gi].Rules {
+			for ri := range c.f.Groups[gi].Rules.Len() {
 				if id := (ruleID{gi, ri}); !c.dead[id] {
 					ids = append(ids, id)
 				}
@@ -326,7 +326,7 @@ func (c *checker) shadowed() {
 		}
 	}
 	for gi, g := range c.f.Groups {
-		for ri, r := range g.Rules {
+		for ri, r := range g.Rules.Slice() {
 			id := ruleID{gi, ri}
 			s, ok := verdict[id]
 			if !ok {
@@ -341,13 +341,13 @@ func (c *checker) shadowed() {
 				c.add(r.Line, DuplicateRule, "same rule as line "+strconv.Itoa(by.Line)+crawlers+", which decides instead: this line never does; delete it")
 				continue
 			}
-			c.add(r.Line, ShadowedRule, "never decides"+crawlers+": line "+strconv.Itoa(by.Line)+" ("+by.Kind.String()+" "+by.Value+") matches every URL this rule matches and "+c.why(by, &r)+"; delete this line or change one of the two")
+			c.add(r.Line, ShadowedRule, "never decides"+crawlers+": line "+strconv.Itoa(by.Line)+" ("+by.Kind.String()+" "+by.Value+") matches every URL this rule matches and "+c.why(by, r)+"; delete this line or change one of the two")
 		}
 	}
 }
 
 // why says why rule a beats rule b.
-func (c *checker) why(a, b *compile.Rule) string {
+func (c *checker) why(a, b compile.Rule) string {
 	switch {
 	case c.f.Semantics == compile.Koster1996:
 		return "comes first (Koster 1996: the first match decides)"
@@ -506,10 +506,10 @@ const maxNamesListed = 5
 // every such crawler of it, at the first of their user-agent lines.
 func (c *checker) replacesGlobal() {
 	byName := c.mergedGroups()
-	var globalDisallows []*compile.Rule
+	var globalDisallows []compile.Rule
 	seen := map[string]bool{}
 	for _, gi := range byName["*"] {
-		for ri := range c.f.Groups[gi].Rules {
+		for ri := range c.f.Groups[gi].Rules.Len() {
 			if r := c.rule(ruleID{gi, ri}); r.Kind == compile.Disallow && !c.dead[ruleID{gi, ri}] && !seen[r.Pattern] {
 				seen[r.Pattern] = true
 				globalDisallows = append(globalDisallows, r)
@@ -532,7 +532,7 @@ func (c *checker) replacesGlobal() {
 			reported[n] = true
 			rules, keys, empty := 0, []string(nil), false
 			for _, gj := range byName[n] {
-				rules += len(c.f.Groups[gj].Rules)
+				rules += c.f.Groups[gj].Rules.Len()
 				for _, x := range c.f.Groups[gj].Extensions {
 					if !contains(keys, x.Key) {
 						keys = append(keys, x.Key)

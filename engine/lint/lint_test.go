@@ -137,7 +137,7 @@ func TestReport_MergesDiagnostics(t *testing.T) {
 
 // pathsFor returns paths that a rule's pattern matches: its '*'s filled
 // and its '$' dropped, with and without a suffix, and shortened.
-func pathsFor(r *compile.Rule) []string {
+func pathsFor(r compile.Rule) []string {
 	var out []string
 	p := strings.TrimSuffix(r.Pattern, "$")
 	for _, fill := range []string{"", "x", "/q/"} {
@@ -169,8 +169,8 @@ func verifyDead(t *testing.T, name string, body []byte, sem compile.Semantics) i
 	}
 	n := 0
 	for _, g := range f.Groups {
-		for i := range g.Rules {
-			rule := &g.Rules[i]
+		for i := range g.Rules.Len() {
+			rule := g.Rules.At(i)
 			x, ok := dead[rule.Line]
 			if !ok {
 				continue

@@ -33,7 +33,7 @@ func URLsFromPatterns(f *compile.File, perRule int) []string {
 	}
 	k := 0
 	for _, g := range f.Groups {
-		for _, r := range g.Rules {
+		for _, r := range g.Rules.Slice() {
 			for i := 0; i < perRule; i++ {
 				k++
 				p := strings.TrimSuffix(r.Value, "$")
