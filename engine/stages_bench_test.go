@@ -128,3 +128,62 @@ func BenchmarkConstruction_Sequence(b *testing.B) {
 		b.ReportMetric(float64(st.d.Nanoseconds())/files, st.name+"-ns/file")
 	}
 }
+
+// BenchmarkConstruction_Heap measures what a crawler keeps of a file, step
+// by step, over every corpus file with real URLs, all kept at once: the
+// heap after compiling them (engine.Compile: the parsed file),
+// after binding (and the Googlebot matcher of each) and after deciding
+// (and every real URL of each decided once: the states they visit built),
+// per file, with the text the files had. It is measured by the heap after
+// two collections, once per run, outside the timer: the op is one
+// Compile, Matcher and decisions of the whole corpus.
+func BenchmarkConstruction_Heap(b *testing.B) {
+	w := loadCorpusWorkload(b)
+	opts := engine.Options{Semantics: engine.Google}
+	heap := func() int64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	n := len(w.bodies)
+	robots := make([]*engine.Robots, n)
+	ms := make([]*engine.Matcher, n)
+	var compiled, bound, decided int64
+	for i := 0; i < b.N; i++ {
+		clear(robots)
+		clear(ms)
+		b.StopTimer()
+		h0 := heap()
+		b.StartTimer()
+		for k, body := range w.bodies {
+			robots[k] = engine.Compile(body, opts)
+		}
+		b.StopTimer()
+		h1 := heap()
+		b.StartTimer()
+		for k, r := range robots {
+			ms[k] = r.Matcher("Googlebot")
+		}
+		b.StopTimer()
+		h2 := heap()
+		b.StartTimer()
+		for k, m := range ms {
+			for _, u := range w.urls[k] {
+				m.Allowed(u)
+			}
+		}
+		b.StopTimer()
+		h3 := heap()
+		b.StartTimer()
+		compiled, bound, decided = compiled+h1-h0, bound+h2-h0, decided+h3-h0
+	}
+	runtime.KeepAlive(robots)
+	runtime.KeepAlive(ms)
+	files := float64(b.N * n)
+	b.ReportMetric(float64(w.bytes)/float64(n), "text-B/file")
+	b.ReportMetric(float64(compiled)/files, "compiled-B/file")
+	b.ReportMetric(float64(bound)/files, "bound-B/file")
+	b.ReportMetric(float64(decided)/files, "decided-B/file")
+}
