@@ -486,181 +486,100 @@ func Parse(body []byte, opts Options) *File {
 	// The builder is scratch, and the scanner's handler would move it to
 	// the heap: one comes from builderPool, and goes back holding nothing.
 	b := builderPool.Get().(*builder)
-	defer func() {
-		// The text's array stays with the builder for the next parse
-		// (nothing of the File views it: see finishText), unless a large
-		// file made it large.
-		text := b.text[:0]
-		if cap(text) > maxPooledText {
-			text = nil
-		}
-		*b = builder{text: text}
-		builderPool.Put(b)
-	}()
-	*b = builder{f: &File{Semantics: opts.Semantics}, sem: opts.Semantics, text: b.text}
+	defer b.reset()
+	b.f, b.sem = &File{Semantics: opts.Semantics}, opts.Semantics
 	b.sc = scanner{h: b}
 	// Values are most of a file that is not comments: room for 5/8 of it
-	// at first.
+	// at first (the pooled array has it, but for a large file).
 	b.text = slices.Grow(b.text, len(s)*5/8+64)
-	// Room for the records saves growing their slices, and room for no
-	// more saves compacting them (a copy that costs a tenth of parsing):
-	// see countLines.
-	n := countLines(s)
-	b.rules = make([]ruleRec, 0, n.rules)
-	b.agents = make([]Agent, 0, n.agents)
-	if n.others > 0 && n.others <= n.rules+n.agents+n.sitemaps {
-		// Not when most lines are no directive (an HTML page), where
-		// it would be far too many.
-		b.exts = make([]Extension, 0, n.others)
-	}
-	if n.sitemaps > 0 {
-		b.f.Sitemaps = make([]Sitemap, 0, n.sitemaps)
-	}
-	if n.groups > 0 {
-		b.f.Groups = make([]Group, 0, n.groups)
-	}
 	res := b.sc.run(s, truncated)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
 	b.flushTooMany()
+	b.finishRecords()
 	b.f.Warnings = fileWarnings(s, b.sc.hasNUL, b.f, b.notUTF8, b.outsideRules, b.outsideExts)
-	b.compact()
 	b.finishText()
 	return b.f
 }
 
-// maxPooledText is the largest text array a pooled builder keeps for the
-// next parse: a real file's values are a few KB.
-const maxPooledText = 64 << 10
+// maxPooledBytes is the largest array of each kind a pooled builder keeps
+// for the next parse: a real file's values are a few KB, its records a few
+// hundred. A builder keeps at most seven (its text and six kinds of
+// record), each within its size: more than a real file needs, and bounded
+// whatever the files parsed were.
+const maxPooledBytes = 256 << 10
 
-// compact moves the parts of the records that the groups hold into slices
-// of their exact size when an eighth or more of what was allocated for them
-// is unused (the estimates and the doubling of appendPart leave room): a
-// parsed file is kept, in a crawler's cache, far longer than parsing takes.
-func (b *builder) compact() {
-	gs := b.f.Groups
-	compactParts(gs, cap(b.rules), func(g *Group) *[]ruleRec { return &g.Rules.recs })
-	compactParts(gs, cap(b.agents), func(g *Group) *[]Agent { return &g.Agents })
-	compactParts(gs, cap(b.exts), func(g *Group) *[]Extension { return &g.Extensions })
-	b.rules, b.agents, b.exts = nil, nil, nil
-	b.f.Groups = exact(b.f.Groups)
-	b.f.Sitemaps = exact(b.f.Sitemaps)
-	b.f.Diagnostics = exact(b.f.Diagnostics)
+// reset empties b for the next parse and puts it back in builderPool. It
+// keeps the arrays of its scratch records and text, unless a large file
+// made them large, but nothing they held: nothing of the File views them
+// (finishRecords and finishText copy them out), and the strings the
+// records hold must not keep their texts alive.
+func (b *builder) reset() {
+	clear(b.agents)
+	clear(b.exts)
+	clear(b.groups)
+	clear(b.sitemaps)
+	clear(b.diags)
+	*b = builder{
+		text:     pooled(b.text),
+		rules:    pooled(b.rules),
+		agents:   pooled(b.agents),
+		exts:     pooled(b.exts),
+		groups:   pooled(b.groups),
+		sitemaps: pooled(b.sitemaps),
+		diags:    pooled(b.diags),
+	}
+	builderPool.Put(b)
 }
 
-// compactParts moves the parts field(g) of the groups into one slice of
-// their exact size unless they fill at least 7/8 of held, the capacity of
-// the slice they were appended to.
-func compactParts[T any](gs []Group, held int, field func(*Group) *[]T) {
-	n := 0
-	for i := range gs {
-		n += len(*field(&gs[i]))
+// pooled returns s emptied, or nil when its array is over maxPooledBytes.
+func pooled[T any](s []T) []T {
+	var x T
+	if cap(s)*int(unsafe.Sizeof(x)) > maxPooledBytes {
+		return nil
 	}
-	if n >= held-held/8 {
+	return s[:0]
+}
+
+// finishRecords copies the records of the scratch slices into the File's,
+// each of its exact size (a parsed file is kept, in a crawler's cache, far
+// longer than parsing takes), and points each group at its parts. A
+// group's parts follow the one before's in each scratch slice.
+func (b *builder) finishRecords() {
+	f := b.f
+	f.Sitemaps, f.Diagnostics = copyOf(b.sitemaps), copyOf(b.diags)
+	if len(b.groups) == 0 {
 		return
 	}
-	all := make([]T, 0, n)
-	for i := range gs {
-		if p := field(&gs[i]); len(*p) > 0 {
-			from := len(all)
-			all = append(all, *p...)
-			*p = all[from:len(all):len(all)]
-		}
+	f.Groups = copyOf(b.groups)
+	rules, agents, exts := copyOf(b.rules), copyOf(b.agents), copyOf(b.exts)
+	var r, a, e int
+	for i := range f.Groups {
+		g := &f.Groups[i]
+		g.Rules.recs, r = next(rules, r, len(g.Rules.recs))
+		g.Agents, a = next(agents, a, len(g.Agents))
+		g.Extensions, e = next(exts, e, len(g.Extensions))
 	}
 }
 
-// exact returns s in a slice of its length, if an eighth of it or more is
-// unused, and nil when it is empty.
-func exact[T any](s []T) []T {
+// copyOf returns a copy of s in an array of its size, or nil when it is
+// empty.
+func copyOf[T any](s []T) []T {
 	if len(s) == 0 {
 		return nil
 	}
-	if len(s) >= cap(s)-cap(s)/8 {
-		return s
-	}
-	return append(make([]T, 0, len(s)), s...)
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
 }
 
-// lineCounts are what countLines counts: estimates of the records a parse
-// will keep, each seldom short and seldom over by much.
-type lineCounts struct {
-	rules     int // lines that start with an A or a D: allow and disallow (and a few typos)
-	ruleBytes int // the bytes of those lines, line ends included
-	agents    int // lines that start with a U: user-agent
-	groups    int // user-agent lines after a line of another key (blank lines and comments aside)
-	sitemaps  int // lines that start with an S: sitemap
-	others    int // lines with other text: the most extension lines there can be
-}
-
-// The shortest lines that can give a rule ("allow:x"), a user-agent line
-// ("useragent:") and a sitemap ("sitemap:"), with their line end: a shorter
-// line is not counted as one, so that a hostile body of short lines ("u\n"
-// again and again) does not make Parse allocate for records it cannot hold.
-const (
-	minRuleLine    = len("allow:x\n")
-	minAgentLine   = len("useragent:\n")
-	minSitemapLine = len("sitemap:\n")
-)
-
-// endsWithColon reports whether line's last byte before white space is a
-// colon: an allow or disallow line with an empty value ("Disallow:", which
-// many files have), which keeps no rule.
-func endsWithColon(line string) bool {
-	e := len(line) - 1
-	for e > 0 && (line[e] == ' ' || line[e] == '\t' || line[e] == '\r') {
-		e--
+// next returns the n records of s from at, with the capacity cut (nil when
+// n is 0), and the position after them.
+func next[T any](s []T, at, n int) ([]T, int) {
+	if n == 0 {
+		return nil, at
 	}
-	return e >= 0 && line[e] == ':'
-}
-
-// countLines counts the lines of s by the first byte of each after spaces
-// and tabs, either case, so that the records' slices are allocated at
-// about their size. It costs a search for each line end. What Parse
-// allocates from its counts is at most about 12 bytes per byte of s (a
-// user-agent line, its group and an extension line for every 13 bytes):
-// about what a body of the shortest real records needs.
-func countLines(s string) lineCounts {
-	var n lineCounts
-	agentRun := false // the last line of text was a user-agent line
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-			j++
-		}
-		if j == len(s) {
-			break
-		}
-		k := strings.IndexByte(s[j:], '\n')
-		size := k + 1 // the line from j, with its line end
-		if k < 0 {
-			size = len(s) - j + 1
-		}
-		switch c := s[j] | 0x20; {
-		case s[j] == '#', s[j] == '\n', s[j] == '\r':
-			// a comment or a blank line
-		case (c == 'a' || c == 'd') && size >= minRuleLine && !endsWithColon(s[j:j+size-1]):
-			n.rules++
-			n.ruleBytes += size
-			agentRun = false
-		case c == 'u' && size >= minAgentLine:
-			n.agents++
-			if !agentRun {
-				n.groups++
-			}
-			agentRun = true
-		case c == 's' && size >= minSitemapLine:
-			n.sitemaps++
-			agentRun = false
-		default:
-			n.others++
-			agentRun = false
-		}
-		if k < 0 {
-			break
-		}
-		i = j + k + 1
-	}
-	return n
+	return s[at : at+n : at+n], at + n
 }
 
 // keep appends x, a substring of the body, to the text, and returns a
@@ -737,10 +656,11 @@ func (f *File) mapStrings(fn func(string) string) {
 
 // builder is the handler Parse uses to build a File.
 //
-// The agents, rules and extensions of all groups are appended to three
-// slices; a group takes its part of each when it is closed. Groups never
-// interleave, so this costs a logarithmic number of allocations in all, and
-// appendPart copies no closed group's part.
+// The records of all groups are appended to scratch slices that a pooled
+// builder keeps, a group's parts after the one before's (groups never
+// interleave); the File gets a copy of each, of its size. A parse
+// allocates no more for its records than the File keeps, and does not
+// need to know their number first.
 var builderPool = sync.Pool{New: func() any { return new(builder) }}
 
 type builder struct {
@@ -766,9 +686,15 @@ type builder struct {
 	// tooManyLine on.
 	tooMany, tooManyLine int
 
-	agents []Agent
-	rules  []ruleRec
-	exts   []Extension
+	// The records, in scratch slices that the builder keeps from parse to
+	// parse (see reset); finishRecords copies them into the File's. A
+	// group's parts are contiguous in each, in group order.
+	agents   []Agent
+	rules    []ruleRec
+	exts     []Extension
+	groups   []Group
+	sitemaps []Sitemap
+	diags    []Diagnostic
 	// text is what the File keeps of the body: the values, a rule's
 	// followed by its pattern when normalising rewrote it (see ruleRec).
 	// Rule records hold offsets into it, so it may move as it grows, and
@@ -780,35 +706,16 @@ type builder struct {
 	agent0, rule0, ext0 int
 }
 
-// part returns s[from:] with its capacity cut, so that appending to it never
-// writes into another group's part, or nil when it is empty.
-func part[T any](s []T, from int) []T {
-	if from == len(s) {
-		return nil
-	}
-	return s[from:len(s):len(s)]
-}
-
-// appendPart appends v to s, whose open group's part starts at *from. When
-// s is full it moves only that part to a new array twice as large, so the
-// parts of closed groups are never copied again.
-func appendPart[T any](s []T, from *int, v T) []T {
-	if len(s) == cap(s) {
-		grown := make([]T, len(s)-*from, max(2*cap(s), 8))
-		copy(grown, s[*from:])
-		s, *from = grown, 0
-	}
-	return append(s, v)
-}
-
 func (b *builder) closeGroup() {
 	if !b.open {
 		return
 	}
-	b.f.Groups = append(b.f.Groups, Group{
-		Agents:        part(b.agents, b.agent0),
-		Rules:         Rules{recs: part(b.rules, b.rule0)},
-		Extensions:    part(b.exts, b.ext0),
+	// The group's parts view the scratch slices until finishRecords
+	// points them into the File's.
+	b.groups = append(b.groups, Group{
+		Agents:        b.agents[b.agent0:],
+		Rules:         Rules{recs: b.rules[b.rule0:]},
+		Extensions:    b.exts[b.ext0:],
 		EmptyRuleLine: b.emptyRule,
 	})
 	b.agent0, b.rule0, b.ext0 = len(b.agents), len(b.rules), len(b.exts)
@@ -829,7 +736,7 @@ func (b *builder) UserAgent(line int, value string) {
 		// This line joins the open group across a line that does not
 		// end it (docs/SEMANTICS.md section 2.1).
 		j := b.joiner
-		j.Group, j.Agent = len(b.f.Groups), len(b.agents)-b.agent0
+		j.Group, j.Agent = len(b.groups), len(b.agents)-b.agent0
 		b.f.Joins = append(b.f.Joins, j)
 	}
 	b.joiner = Join{}
@@ -842,7 +749,7 @@ func (b *builder) UserAgent(line int, value string) {
 	case name == "":
 		b.diag(line, DiagInvalidValue, "user-agent names no product token ([A-Za-z_-]+ or *): it matches no crawler")
 	}
-	b.agents = appendPart(b.agents, &b.agent0, Agent{Name: name, Value: value, Line: line})
+	b.agents = append(b.agents, Agent{Name: name, Value: value, Line: line})
 }
 
 func (b *builder) Rule(line int, kind RuleKind, value string) {
@@ -866,7 +773,7 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		r.patLen = uint16(len(p))
 		b.keep(p)
 	}
-	b.rules = appendPart(b.rules, &b.rule0, r)
+	b.rules = append(b.rules, r)
 }
 
 // outside says why a line is outside every group.
@@ -888,7 +795,7 @@ func (b *builder) mayJoin(line int, key string) {
 
 func (b *builder) Sitemap(line int, value string) {
 	b.mayJoin(line, "sitemap")
-	b.f.Sitemaps = append(b.f.Sitemaps, Sitemap{URL: b.keep(value), Line: line})
+	b.sitemaps = append(b.sitemaps, Sitemap{URL: b.keep(value), Line: line})
 }
 
 func (b *builder) Extension(line int, key, value string) {
@@ -904,7 +811,7 @@ func (b *builder) Extension(line int, key, value string) {
 	}
 	key = b.keep(key)
 	b.mayJoin(line, key)
-	b.exts = appendPart(b.exts, &b.ext0, Extension{Key: key, Value: b.keep(value), Line: line})
+	b.exts = append(b.exts, Extension{Key: key, Value: b.keep(value), Line: line})
 }
 
 func (b *builder) Unreadable(line int) { b.mayJoin(line, "") }
@@ -922,7 +829,7 @@ func (b *builder) Blank(line int) {
 		b.open = false
 		// The record's Joins (by sitemap or unreadable lines) go with it.
 		j := len(b.f.Joins)
-		for j > 0 && b.f.Joins[j-1].Group == len(b.f.Groups) {
+		for j > 0 && b.f.Joins[j-1].Group == len(b.groups) {
 			j--
 		}
 		b.f.Joins = b.f.Joins[:j]
@@ -945,7 +852,7 @@ func (b *builder) Diagnostic(d Diagnostic) {
 	switch {
 	case d.Kind == DiagTruncated:
 		b.flushTooMany()
-	case len(b.f.Diagnostics) >= MaxDiagnostics:
+	case len(b.diags) >= MaxDiagnostics:
 		if b.tooMany == 0 {
 			b.tooManyLine = d.Line
 		}
@@ -953,7 +860,7 @@ func (b *builder) Diagnostic(d Diagnostic) {
 		return
 	}
 	d.Text = b.keep(d.Text)
-	b.f.Diagnostics = append(b.f.Diagnostics, d)
+	b.diags = append(b.diags, d)
 }
 
 // flushTooMany adds the DiagTooMany that says how many diagnostics were
@@ -962,7 +869,7 @@ func (b *builder) flushTooMany() {
 	if b.tooMany == 0 {
 		return
 	}
-	b.f.Diagnostics = append(b.f.Diagnostics, Diagnostic{
+	b.diags = append(b.diags, Diagnostic{
 		Line:    b.tooManyLine,
 		Kind:    DiagTooMany,
 		Message: strconv.Itoa(b.tooMany) + " more diagnostics from here on were not kept: a parsed file keeps " + strconv.Itoa(MaxDiagnostics),

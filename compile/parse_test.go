@@ -978,3 +978,30 @@ func TestParse_OneText(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_SharesNothingWithTheNextParse checks that a File shares no
+// memory with the builder that made it, whose scratch records and text the
+// next parse reuses: a File read before and after other parses is the same.
+func TestParse_SharesNothingWithTheNextParse(t *testing.T) {
+	dump := func(f *File) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%+v\n", *f)
+		for _, g := range f.Groups {
+			fmt.Fprintf(&b, "%+v %+v\n", g, g.Rules.Slice())
+		}
+		return b.String()
+	}
+	first := "User-agent: a\nCrawl-delay: 1\nDisallow: /a\nAllow: /caf\xc3\xa9\nbad line\nSitemap: /s1\nUser-agent: b\nDisallow: /b\n"
+	other := "User-agent: zzzzzz\nfoo: zzz\nDisallow: /zzzzzzzzzzzz\nAllow: /zzzzz\nzzz zzz\nSitemap: /zzzzzz\n"
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		f := Parse([]byte(first), Options{Semantics: sem})
+		want := dump(f)
+		for range 3 {
+			Parse([]byte(other), Options{Semantics: sem})
+			Parse([]byte(strings.Repeat(other, 50)), Options{Semantics: sem})
+		}
+		if got := dump(f); got != want {
+			t.Errorf("%v: the File changed when other files were parsed:\nbefore:\n%s\nafter:\n%s", sem, want, got)
+		}
+	}
+}
