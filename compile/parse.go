@@ -625,7 +625,7 @@ func (b *builder) finishText() {
 	})
 	b.f.text = text
 	for i := range b.f.Groups {
-		b.f.Groups[i].Rules.text = text
+		b.f.Groups[i].Rules.text = &b.f.text
 	}
 }
 

@@ -915,7 +915,8 @@ func rulesOf(rs ...Rule) Rules {
 		}
 		out.recs = append(out.recs, rec)
 	}
-	out.text = string(text)
+	str := string(text)
+	out.text = &str
 	return out
 }
 
@@ -945,7 +946,7 @@ func TestParse_OneText(t *testing.T) {
 				}
 			}
 			for _, g := range f.Groups {
-				if g.Rules.text != f.text {
+				if g.Rules.text != &f.text {
 					t.Errorf("%s %v: a group's rules have a text of their own", name, sem)
 				}
 				for _, a := range g.Agents {

@@ -160,7 +160,7 @@ const maxRankKey = 511
 // rule whose pattern starts with neither '/' nor '*' can never match (lint
 // reports it), so it gives none.
 func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, indexHTM bool)) {
-	rules := &m.sel.Rules
+	rules := m.sel.Rules
 	for order := range rules.Len() {
 		pattern, kind := rules.Pattern(order), rules.Kind(order)
 		if !m.mayMatch(pattern) {
