@@ -52,3 +52,18 @@ func Example_diagnostics() {
 	// line 3: unknown-key: unknown key: kept as an extension, never a rule ("Hello world")
 	// line 4: html: line looks like HTML: the server probably sent a web page, not a robots.txt ("<html>")
 }
+
+// A group's rules are compact records; At reads one, without allocating,
+// as a Rule whose strings are parts of the File's text. The pattern is
+// what is matched: the value normalised for the semantics.
+func ExampleRules() {
+	f := compile.Parse([]byte("User-agent: *\nDisallow: /caf\xc3\xa9/\nAllow: /%7ejoe/\n"), compile.Options{})
+	rules := f.Groups[0].Rules
+	for i := range rules.Len() {
+		r := rules.At(i)
+		fmt.Printf("line %d: %v %q (written %q)\n", r.Line, r.Kind, r.Pattern, r.Value)
+	}
+	// Output:
+	// line 2: disallow "/caf%C3%A9/" (written "/café/")
+	// line 3: allow "/~joe/" (written "/%7ejoe/")
+}
