@@ -73,9 +73,10 @@ type Options struct {
 
 // LargestMaxFileSize is the most Options.MaxFileSize can raise the file
 // size limit to (512 MiB, a thousand times the default): a File's rule
-// records hold offsets and line numbers in 32 bits, and a file's rule text
-// (its values, and patterns that percent-encoding made at most three
-// times as long) stays below 2 GiB.
+// records hold offsets into its text and line numbers in 32 bits, and the
+// text of a file this size (its values, a diagnostic's copy of its line,
+// and patterns that percent-encoding made at most three times as long)
+// stays below 4 GiB.
 const LargestMaxFileSize = 512 << 20
 
 // EffectiveMaxFileSize returns the file size limit o stands for.
@@ -178,13 +179,13 @@ type Rules struct {
 
 // ruleRec is a rule as a File holds it, in 12 bytes (a Rule is 48) and no
 // pointer, so the garbage collector does not scan a file's rules: its
-// value's offset and length in the file's rule text, then its pattern's
+// value's offset and length in the file's text, then its pattern's
 // length, 0 when the pattern is the value (a pattern that normalising
 // rewrote follows its value in the text), and its line and kind in one word.
 // The widths hold for any file Parse reads: a value is at most
 // MaxLineLength bytes and a pattern three times that (recLimits), a file
 // at most LargestMaxFileSize bytes, so it has fewer than 1<<30 lines and
-// its rule text is shorter than 1<<32 bytes.
+// its text is shorter than 1<<32 bytes.
 type ruleRec struct {
 	val            uint32
 	lineKind       uint32 // line<<2 | kind
