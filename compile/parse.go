@@ -1,7 +1,6 @@
 package compile
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -491,7 +490,9 @@ func Parse(body []byte, opts Options) *File {
 	b.sc = scanner{h: b}
 	// Values are most of a file that is not comments: room for 5/8 of it
 	// at first (the pooled array has it, but for a large file).
-	b.text = slices.Grow(b.text, len(s)*5/8+64)
+	if need := len(s)*5/8 + 64; cap(b.text) < need {
+		b.text = make([]byte, 0, need)
+	}
 	res := b.sc.run(s, truncated)
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
@@ -568,7 +569,9 @@ func (b *builder) finishRecords() {
 // array in the copies, where doubling costs twice.
 func push[T any](s []T, v T) []T {
 	if len(s) == cap(s) {
-		s = slices.Grow(s, max(len(s), 8))
+		grown := make([]T, len(s), max(2*len(s), 8))
+		copy(grown, s)
+		s = grown
 	}
 	return append(s, v)
 }
