@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seed-275a9bd5/robotstxt/internal/gen"
 )
 
 // recorder is a handler that writes every call as one short line, so that a
@@ -1004,5 +1005,59 @@ func TestParse_SharesNothingWithTheNextParse(t *testing.T) {
 		if got := dump(f); got != want {
 			t.Errorf("%v: the File changed when other files were parsed:\nbefore:\n%s\nafter:\n%s", sem, want, got)
 		}
+	}
+}
+
+// TestFile_BytesIsWhatItHolds checks that File.Bytes counts what parsed
+// files keep, measured as the heap that many of them hold, all kept: within
+// a fifth for files of rules, and never a fifth under it for files that
+// keep mostly sitemaps, extensions or diagnostics (Bytes counts every
+// diagnostic's message, though most are constants). A cache charges each
+// file its Bytes.
+func TestFile_BytesIsWhatItHolds(t *testing.T) {
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	// held returns the heap the files parsed from bodies hold and the sum
+	// of their Bytes.
+	held := func(bodies [][]byte) (float64, float64) {
+		files := make([]*File, len(bodies))
+		before := heap()
+		for i, body := range bodies {
+			files[i] = Parse(body, Options{})
+		}
+		grew := float64(heap()) - float64(before)
+		counted := 0
+		for _, f := range files {
+			counted += f.Bytes()
+		}
+		runtime.KeepAlive(files)
+		runtime.KeepAlive(bodies) // freed during the parses, they would hide as much heap
+		return grew, float64(counted)
+	}
+	var rules [][]byte
+	for seed := int64(0); seed < 300; seed++ {
+		rules = append(rules, gen.Robots([]int{5, 40, 200}[seed%3], seed, seed%2 == 0))
+	}
+	grew, counted := held(rules)
+	t.Logf("files of rules: the heap grew %.0f bytes, Bytes counts %.0f (heap/Bytes %.3f)", grew, counted, grew/counted)
+	if r := grew / counted; r < 0.8 || r > 1.2 {
+		t.Errorf("files of rules hold %.2f times what Bytes counts, want within a fifth", r)
+	}
+	var others [][]byte
+	for range 20 {
+		others = append(others,
+			[]byte(strings.Repeat("Sitemap: https://example.com/sitemap-index-0001.xml\n", 200)),
+			[]byte("User-agent: a\n"+strings.Repeat("Crawl-delay: 5\nFoo: bar baz\n", 200)),
+			[]byte(strings.Repeat("this line is no directive at all\n", 500)))
+	}
+	grew, counted = held(others)
+	t.Logf("other files: the heap grew %.0f bytes, Bytes counts %.0f (heap/Bytes %.3f)", grew, counted, grew/counted)
+	if r := grew / counted; r > 1.2 {
+		t.Errorf("files of sitemaps, extensions and diagnostics hold %.2f times what Bytes counts, want at most 1.2", r)
 	}
 }
