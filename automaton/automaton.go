@@ -295,15 +295,15 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 	for i := range patterns {
 		n += len(patterns[i].Bytes) + 1
 	}
-	var all strings.Builder
-	all.Grow(n)
-	// ends and anch in one allocation. index is made only when the
-	// patterns kept are not those given in their order, which a caller
-	// that ranks its patterns rarely sees.
-	ne := (n + 63) / 64
-	words := make([]uint64, ne+(len(patterns)+63)/64)
-	p.ends, p.anch = words[:ne:ne], words[ne:]
-	p.starts = make([]int32, 0, len(patterns)+1)
+	// ends, anch, starts and the bytes of all in one allocation of words
+	// (none holds a pointer, and none changes once laid out). index is made
+	// only when the patterns kept are not those given in their order,
+	// which a caller that ranks its patterns rarely sees.
+	ne, na, ns := (n+63)/64, (len(patterns)+63)/64, (len(patterns)+2)/2
+	words := make([]uint64, ne+na+ns+(n+7)/8)
+	p.ends, p.anch = words[:ne:ne], words[ne:ne+na:ne+na]
+	p.starts = unsafe.Slice((*int32)(unsafe.Pointer(&words[ne+na])), 2*ns)[:0:len(patterns)+1]
+	all := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words[ne+na+ns:]))), n)[:0]
 	var index []int32
 	kept := 0 // patterns kept; index is nil while they are patterns[:kept]
 	// seen finds an equal pattern kept before: open addressing over the
@@ -329,8 +329,8 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 		for ; seen[i] != 0; i = (i + 1) & mask {
 			r := seen[i] - 1
 			// Pattern r has b's bytes when its end item follows them.
-			if at := int(p.starts[r]) + len(b); p.anchored(r) == anchored && at < all.Len() &&
-				p.ends[at>>6]&(1<<(at&63)) != 0 && all.String()[p.starts[r]:at] == b {
+			if at := int(p.starts[r]) + len(b); p.anchored(r) == anchored && at < len(all) &&
+				p.ends[at>>6]&(1<<(at&63)) != 0 && string(all[p.starts[r]:at]) == b {
 				dup = true
 				break
 			}
@@ -339,10 +339,10 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 			continue
 		}
 		seen[i] = int32(kept) + 1
-		p.starts = append(p.starts, int32(all.Len()))
-		all.WriteString(b)
-		p.ends[all.Len()>>6] |= 1 << (all.Len() & 63)
-		all.WriteByte(0) // the end item
+		p.starts = append(p.starts, int32(len(all)))
+		all = append(all, b...)
+		p.ends[len(all)>>6] |= 1 << (len(all) & 63)
+		all = append(all, 0) // the end item
 		if anchored {
 			p.anch[kept>>6] |= 1 << (kept & 63)
 		}
@@ -360,8 +360,8 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 	if kept == 0 {
 		return nil, 0
 	}
-	p.starts = append(p.starts, int32(all.Len()))
-	p.all = all.String()
+	p.starts = append(p.starts, int32(len(all)))
+	p.all = unsafe.String(unsafe.SliceData(all), len(all)) // all is not written again
 	return index, kept
 }
 
@@ -773,7 +773,7 @@ func (s *Set) Bytes() int {
 const dfaOverhead = int(unsafe.Sizeof(dfa{})-unsafe.Sizeof(generation{})) - 256 // gen0 is a generation's genOverhead
 
 func (p *prog) progBytes() int {
-	n := len(p.all) + 8*(len(p.ends)+len(p.anch)) + 4*len(p.starts) + 256 + dfaOverhead
+	n := len(p.all) + 8*(len(p.ends)+len(p.anch)) + 4*cap(p.starts) + 256 + dfaOverhead
 	if p.fast != &p.classes {
 		n += 256
 	}

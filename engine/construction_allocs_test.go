@@ -24,8 +24,8 @@ func TestConstruction_Allocs(t *testing.T) {
 		body                []byte
 		compile, bind, both float64 // budgets: Compile, Compile+Matcher, and the URLs too
 	}{
-		{"small", gen.Robots(10, 1, false), 9, 24, 34},
-		{"large", gen.Robots(500, 2, true), 9, 25, 72},
+		{"small", gen.Robots(10, 1, false), 9, 21, 31},
+		{"large", gen.Robots(500, 2, true), 9, 22, 67},
 	} {
 		urls := gen.URLs(tc.body, 100, 3)
 		opts := engine.Options{Semantics: engine.Google}
