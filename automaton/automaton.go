@@ -302,7 +302,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 	ne, na, ns := (n+63)/64, (len(patterns)+63)/64, (len(patterns)+2)/2
 	words := make([]uint64, ne+na+ns+(n+7)/8)
 	p.ends, p.anch = words[:ne:ne], words[ne:ne+na:ne+na]
-	p.starts = unsafe.Slice((*int32)(unsafe.Pointer(&words[ne+na])), 2*ns)[:0:len(patterns)+1]
+	p.starts = unsafe.Slice((*int32)(unsafe.Pointer(&words[ne+na])), 2*ns)[: 0 : len(patterns)+1]
 	all := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words[ne+na+ns:]))), n)[:0]
 	var index []int32
 	kept := 0 // patterns kept; index is nil while they are patterns[:kept]
