@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -558,6 +559,7 @@ func (b *builder) finishRecords() {
 	for i := range f.Groups {
 		g := &f.Groups[i]
 		g.Rules.recs, r = next(rules, r, len(g.Rules.recs))
+		g.Rules.text = &f.text // which finishText fills
 		g.Agents, a = next(agents, a, len(g.Agents))
 		g.Extensions, e = next(exts, e, len(g.Extensions))
 	}
@@ -582,9 +584,7 @@ func copyOf[T any](s []T) []T {
 	if len(s) == 0 {
 		return nil
 	}
-	out := make([]T, len(s))
-	copy(out, s)
-	return out
+	return slices.Clone(s)
 }
 
 // next returns the n records of s from at, with the capacity cut (nil when
@@ -617,7 +617,7 @@ func (b *builder) keep(x string) string {
 // rule records' offsets are into it, and every string keep returned is
 // pointed into it. Nothing of the File views the builder's arrays
 // afterwards: the next parse reuses the last of them (TestParse_OneText
-// and TestParse_KeepsNothingOfBody check both).
+// and TestParse_SharesNothingWithTheNextParse check both).
 func (b *builder) finishText() {
 	t := b.text
 	if len(t) == 0 {
@@ -638,9 +638,6 @@ func (b *builder) finishText() {
 		return x
 	})
 	b.f.text = text
-	for i := range b.f.Groups {
-		b.f.Groups[i].Rules.text = &b.f.text
-	}
 }
 
 // mapStrings replaces every string of f that keep may have returned by
@@ -781,13 +778,12 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		}
 		return
 	}
-	r := ruleRec{val: uint32(len(b.text)), lineKind: uint32(line)<<2 | uint32(kind), valLen: uint16(len(value))}
+	p := NormalizePattern(value, b.sem)
+	b.rules = push(b.rules, newRuleRec(len(b.text), line, kind, value, p))
 	b.keep(value)
-	if p := NormalizePattern(value, b.sem); p != value {
-		r.patLen = uint16(len(p))
+	if p != value {
 		b.keep(p)
 	}
-	b.rules = push(b.rules, r)
 }
 
 // outside says why a line is outside every group.
@@ -977,13 +973,10 @@ func (f *File) Select(tokens ...string) Selection {
 			n += f.Groups[i].Rules.Len()
 		}
 		if n > 0 {
-			sel.Rules.recs = make([]ruleRec, 0, n)
+			sel.Rules = Rules{recs: make([]ruleRec, 0, n), text: &f.text}
 		}
 		for _, i := range sel.Groups {
 			g := &f.Groups[i]
-			if len(g.Rules.recs) > 0 {
-				sel.Rules.text = g.Rules.text
-			}
 			sel.Rules.recs = append(sel.Rules.recs, g.Rules.recs...)
 			sel.Extensions = append(sel.Extensions, g.Extensions...)
 		}

@@ -908,13 +908,11 @@ func rulesOf(rs ...Rule) Rules {
 	var out Rules
 	var text []byte
 	for _, r := range rs {
-		rec := ruleRec{val: uint32(len(text)), lineKind: uint32(r.Line)<<2 | uint32(r.Kind), valLen: uint16(len(r.Value))}
+		out.recs = append(out.recs, newRuleRec(len(text), r.Line, r.Kind, r.Value, r.Pattern))
 		text = append(text, r.Value...)
 		if r.Pattern != r.Value {
-			rec.patLen = uint16(len(r.Pattern))
 			text = append(text, r.Pattern...)
 		}
-		out.recs = append(out.recs, rec)
 	}
 	str := string(text)
 	out.text = &str

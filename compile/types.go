@@ -196,6 +196,17 @@ type ruleRec struct {
 // a ruleRec's uint16.
 const recLimits uint16 = 3 * MaxLineLength
 
+// newRuleRec returns the record of a rule on line whose value starts at
+// offset val of the text, its pattern following it there when pattern is
+// not value.
+func newRuleRec(val, line int, kind RuleKind, value, pattern string) ruleRec {
+	r := ruleRec{val: uint32(val), lineKind: uint32(line)<<2 | uint32(kind), valLen: uint16(len(value))}
+	if pattern != value {
+		r.patLen = uint16(len(pattern))
+	}
+	return r
+}
+
 func (r *ruleRec) kind() RuleKind { return RuleKind(r.lineKind & 3) }
 
 // Len returns the number of rules.

@@ -114,10 +114,10 @@ func fileWarnings(s string, hasNUL bool, f *File, notUTF8, outsideRules, outside
 		text = false
 		add(WarnBinary, firstDiag(f, DiagNotUTF8, msgNUL), "the file is not a text file (it holds NUL bytes, and each line is read only up to its first one): "+readAs)
 	default:
-		if n := notUTF8; n > 0 {
-			if all := nonBlankLines(s); n*2 > all {
+		if notUTF8 > 0 {
+			if all := nonBlankLines(s); notUTF8*2 > all {
 				text = false
-				add(WarnNotUTF8, firstDiag(f, DiagNotUTF8, ""), "the file is mostly not UTF-8 ("+strconv.Itoa(n)+" of "+strconv.Itoa(all)+" lines): is it binary, or in another encoding? "+readAs)
+				add(WarnNotUTF8, firstDiag(f, DiagNotUTF8, ""), "the file is mostly not UTF-8 ("+strconv.Itoa(notUTF8)+" of "+strconv.Itoa(all)+" lines): is it binary, or in another encoding? "+readAs)
 				break
 			}
 		}
