@@ -60,6 +60,17 @@
 // so costs at most the limit's work in the DFA plus the fallback's, whatever
 // the patterns and the input; LIMITS.md gives the numbers.
 //
+// Warm-up. Most automata decide few inputs: a crawler keeps a robots.txt
+// for each site it visits and decides about a hundred URLs on it. So an
+// automaton first decides Options.WarmUp inputs (DefaultWarmUp) without
+// building a state, by trying the patterns that could match each input one
+// by one, best first (direct.go), and builds its DFA only from the input
+// after them. The patterns an input could match are those whose byte after
+// the bytes all patterns start with (a URL path's '/') is the input's byte
+// there, and those with no such byte; an automaton in which an input could
+// have more than a few dozen such candidates has no warm-up, so a warm-up
+// input costs at most that many times the input's and a pattern's bytes.
+//
 // Concurrency. A Set is safe for concurrent use. The scan reads transition
 // cells with atomic loads and takes no lock; a cell not computed yet is
 // computed under the automaton's mutex and published with an atomic store.
@@ -164,6 +175,14 @@ type Options struct {
 	// first: the scan stops there, or earlier when the answer is final. End
 	// wins over Escape for a byte in both.
 	End string
+	// WarmUp is the number of inputs decided by matching the patterns one
+	// by one, best first, before the DFA builds its first state; 0 means
+	// DefaultWarmUp, a negative value none. An automaton whose patterns are
+	// too many for that to be cheap (more than a few dozen could match one
+	// input) has no warm-up. Most automata a crawler keeps decide fewer
+	// inputs than that, and then never build a state: they cost no more
+	// time, and hold less memory (see the package doc).
+	WarmUp int
 }
 
 // NoMatch is what Match returns when no pattern matches.
@@ -211,9 +230,14 @@ type dfa struct {
 	// gen0 is the first generation, held here: one allocation less for
 	// the automata (nearly all) that never replace it.
 	gen0 generation
-	// skip is the number of inputs the fallback decides before the DFA is
-	// tried again; 0 (or less) when the DFA decides (see Match).
+	// skip is the number of inputs the fallback, or during the warm-up the
+	// direct matcher, decides before the DFA is tried (again); 0 (or less)
+	// when the DFA decides (see Match).
 	skip atomic.Int32
+	// dir is the direct matcher's index, nil when there is no warm-up. The
+	// warm-up lasts while no generation exists (cur is nil).
+	dir  direct
+	warm int32 // the inputs of the warm-up, when there is one
 	// mu guards misses: the current generation's growth and its
 	// replacement.
 	mu       sync.Mutex
@@ -250,14 +274,59 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	}
 	d.budget = int32(budget)
 	d.reserve = int32(min(max(opts.ReserveBytes, 0), budget/4) / 4)
+	s.d = d
+	warm := opts.WarmUp
+	if warm == 0 {
+		warm = DefaultWarmUp
+	}
+	if d.skip.Load() == 0 && warm > 0 {
+		if dm, ok := directFor(&d.prog); ok {
+			// The first generation is made when the DFA first runs
+			// (scan).
+			d.dir, d.warm = dm, int32(min(warm, fallbackOnly-2))
+			d.skip.Store(d.warm + 1) // the input after the warm-up's runs the DFA
+			return s
+		}
+	}
+	d.startGen(sc)
+	return s
+}
+
+// directs returns the number of inputs the direct matcher decided: those
+// of the warm-up, less those left while it lasts (exact unless inputs
+// were decided concurrently as it ended).
+func (d *dfa) directs() int64 {
+	if d.dir.index == nil {
+		return 0
+	}
+	if d.cur.Load() == nil {
+		return int64(d.warm + 1 - max(d.skip.Load(), 1))
+	}
+	return int64(d.warm)
+}
+
+// startGen makes d's first generation, under d.mu or before d is shared.
+func (d *dfa) startGen(sc *scratch) *generation {
 	// An automaton with a reservation starts wide: it is expected to build
 	// more states than a narrow table holds, and starting narrow would
 	// build the first of them twice (see Options.ReserveBytes).
 	g, _ := d.prog.newGen(&d.gen0, sc, d.reserve == 0, nil, 0, nil)
 	d.cur.Store(g)
 	d.curBytes.Store(int64(g.bytes))
-	s.d = d
-	return s
+	return g
+}
+
+// firstGen returns d's first generation, making it if no input has yet
+// (after a warm-up).
+func (d *dfa) firstGen() *generation {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if g := d.cur.Load(); g != nil {
+		return g
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	return d.startGen(sc)
 }
 
 // rankOrder returns the indexes of patterns in rank order (highest
@@ -397,7 +466,10 @@ func (d *dfa) classify(escape, end string) {
 		}
 		nclass--
 	}
-	p.endClass = -1
+	p.endClass, p.endByte = -1, -1
+	if len(end) == 1 {
+		p.endByte = int16(end[0])
+	}
 	if end != "" { // fits: at most 256-len(end) bytes have a class of their own
 		p.endClass = int16(nclass)
 		nclass++
@@ -577,6 +649,9 @@ func better(a, b uint32) uint32 {
 // goes on.
 func scan(d *dfa, cls *[256]uint8, in string) (*generation, uint32, uint32) {
 	g := d.cur.Load()
+	if g == nil {
+		g = d.firstGen()
+	}
 	s, best := g.s0, g.best0
 	if s == deadState {
 		return g, s, best
@@ -735,8 +810,9 @@ type Stats struct {
 	// GiveUps is the number of inputs on which the DFA gave up (building
 	// their states cost more than the policy allows), Fallback the number
 	// of inputs the fallback decided (those, and the ones the policy gave
-	// it directly).
-	GiveUps, Fallback int64
+	// it directly), Direct the number the direct matcher decided in the
+	// warm-up (Options.WarmUp).
+	GiveUps, Fallback, Direct int64
 }
 
 // Stats returns the size of s, states built so far included.
@@ -744,12 +820,15 @@ func (s *Set) Stats() Stats {
 	st := Stats{Patterns: s.n, Bytes: s.Bytes()}
 	if d := s.d; d != nil {
 		d.mu.Lock()
-		st.States = len(d.cur.Load().states)
+		if g := d.cur.Load(); g != nil {
+			st.States = len(g.states)
+		}
 		d.mu.Unlock()
 		st.Classes = int(d.nclass)
 		st.Clears = d.clears.Load()
 		st.GiveUps = d.giveUps.Load()
 		st.Fallback = d.fallbacks.Load()
+		st.Direct = d.directs()
 	}
 	return st
 }
@@ -802,6 +881,10 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	g := d.cur.Load()
+	if g == nil {
+		fmt.Fprintf(b, "automaton: no state built (%d inputs decided directly), %d classes\n", d.directs(), d.nclass)
+		return
+	}
 	fmt.Fprintf(b, "automaton: %d states built, %d classes\n", len(g.states), d.nclass)
 	members := make([][]byte, d.nclass)
 	for c := 0; c < 256; c++ {

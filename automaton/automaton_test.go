@@ -94,12 +94,15 @@ var variantSets = map[*Set][]*Set{}
 // variantOptions are the variants checkAgainstBrute compares with the brute
 // force on the input cut at its first End byte: escape bytes, an End byte
 // the patterns of most tests never hold, one they do, with escapes too; and
-// each also with no states (CacheBytes < 0), so that the fallback decides.
+// each three times: by default, so that the direct matcher of the warm-up
+// decides (the sets of these tests have few patterns), with no warm-up
+// (WarmUp < 0), so that the DFA decides, and with no states (CacheBytes <
+// 0), so that the fallback decides.
 var variantOptions = []Options{
-	{CacheBytes: -1},
-	{Escape: "b%"}, {Escape: "b%", CacheBytes: -1},
-	{End: "c"}, {End: "c", CacheBytes: -1},
-	{End: "a", Escape: "b%"}, {End: "a", Escape: "b%", CacheBytes: -1},
+	{}, {WarmUp: -1}, {CacheBytes: -1},
+	{Escape: "b%"}, {Escape: "b%", WarmUp: -1}, {Escape: "b%", CacheBytes: -1},
+	{End: "c"}, {End: "c", WarmUp: -1}, {End: "c", CacheBytes: -1},
+	{End: "a", Escape: "b%"}, {End: "a", Escape: "b%", WarmUp: -1}, {End: "a", Escape: "b%", CacheBytes: -1},
 }
 
 func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
@@ -131,6 +134,10 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 		if got := v.Match(in); got != want {
 			t.Fatalf("Match with %+v (%q) = %d, want %d\npatterns: %#v\n%s", o, in, got, want, ps, v)
 		}
+		// The variants meant for the direct matcher are decided by it.
+		if st := v.Stats(); o.WarmUp == 0 && o.CacheBytes == 0 && v.d != nil && len(ps) <= maxDirectCandidates && (st.Direct == 0 || st.States != 0) {
+			t.Fatalf("with %+v, %d inputs were decided directly and %d states built: the warm-up did not decide", o, st.Direct, st.States)
+		}
 		// With escape bytes: the same answer, or a refusal when the input
 		// holds an escape byte before its end.
 		if got, ok := v.MatchPrefix(in); ok && got != want || !ok && (o.Escape == "" || !strings.ContainsAny(cut, o.Escape)) {
@@ -154,7 +161,7 @@ func TestMatch_RandomAgainstBruteForce(t *testing.T) {
 		if iter%3 == 0 {
 			budget = 1 + r.Intn(2000) // clear the cache often
 		}
-		set := Compile(ps, Options{CacheBytes: budget})
+		set := Compile(ps, Options{CacheBytes: budget, WarmUp: -1})
 		for k := 0; k < 30; k++ {
 			checkAgainstBrute(t, ps, set, randInput(r, "ab/c", 10))
 		}
@@ -170,7 +177,7 @@ func TestMatch_Examples(t *testing.T) {
 		{Bytes: "/fish", Priority: 5},
 		{Bytes: "*", Priority: 0},
 	}
-	set := Compile(ps, Options{})
+	set := Compile(ps, Options{WarmUp: -1})
 	for _, tc := range []struct {
 		in   string
 		want int
@@ -194,7 +201,7 @@ func TestMatch_Examples(t *testing.T) {
 }
 
 func TestMatch_Empty(t *testing.T) {
-	set := Compile(nil, Options{})
+	set := Compile(nil, Options{WarmUp: -1})
 	if got := set.Match("/anything"); got != NoMatch {
 		t.Fatalf("empty set matched: %d", got)
 	}
@@ -204,7 +211,7 @@ func TestMatch_Empty(t *testing.T) {
 }
 
 func TestMatch_EqualPriorityFirstGivenWins(t *testing.T) {
-	set := Compile([]Pattern{{Bytes: "/a", Priority: 2}, {Bytes: "/", Priority: 2}, {Bytes: "/a", Priority: 2}}, Options{})
+	set := Compile([]Pattern{{Bytes: "/a", Priority: 2}, {Bytes: "/", Priority: 2}, {Bytes: "/a", Priority: 2}}, Options{WarmUp: -1})
 	if got := set.Match("/abc"); got != 0 {
 		t.Fatalf("Match = %d, want 0", got)
 	}
@@ -221,7 +228,7 @@ func TestCache_ClearsPastBudget(t *testing.T) {
 		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x", Priority: uint64(i)})
 	}
 	const budget = 16 << 10
-	set := Compile(ps, Options{CacheBytes: budget})
+	set := Compile(ps, Options{CacheBytes: budget, WarmUp: -1})
 	r := rand.New(rand.NewSource(2))
 	maxBytes := 0
 	for k := 0; k < 2000; k++ {
@@ -247,7 +254,7 @@ func TestCache_NarrowGoesWide(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		ps = append(ps, Pattern{Bytes: "/*" + string(rune('a'+i%20)) + "*" + string(rune('a'+(i*7)%20)) + "x", Priority: uint64(i)})
 	}
-	set := Compile(ps, Options{})
+	set := Compile(ps, Options{WarmUp: -1})
 	if !set.d.cur.Load().narrow {
 		t.Fatalf("a fresh set has a wide table")
 	}
@@ -285,7 +292,7 @@ func growthPatterns() []Pattern {
 // stops at narrowMaxWords).
 func TestCache_TableGrowth(t *testing.T) {
 	ps := growthPatterns()
-	set := Compile(ps, Options{})
+	set := Compile(ps, Options{WarmUp: -1})
 	r := rand.New(rand.NewSource(5))
 	g, words := set.d.cur.Load(), len(set.d.cur.Load().table())
 	big := false
@@ -333,8 +340,8 @@ func TestCache_TableGrowth(t *testing.T) {
 func TestCache_Reserve(t *testing.T) {
 	ps := growthPatterns()
 	const reserve = 1 << 20
-	set := Compile(ps, Options{ReserveBytes: reserve})
-	plain := Compile(ps, Options{})
+	set := Compile(ps, Options{ReserveBytes: reserve, WarmUp: -1})
+	plain := Compile(ps, Options{WarmUp: -1})
 	if got := set.Bytes(); got < plain.Bytes()+reserve-4*int(plain.d.cur.Load().stride)*initialRows {
 		t.Errorf("Bytes %d with a table reserved, %d without: the reservation is not counted", got, plain.Bytes())
 	}
@@ -372,18 +379,18 @@ func TestCache_Reserve(t *testing.T) {
 	if held := set.Bytes(); held < reserve {
 		t.Errorf("a wide generation holds %d bytes, less than its reservation %d", held, reserve)
 	}
-	small := Compile(ps, Options{CacheBytes: 64 << 10, ReserveBytes: 1 << 20})
+	small := Compile(ps, Options{CacheBytes: 64 << 10, ReserveBytes: 1 << 20, WarmUp: -1})
 	if got, want := int(small.d.reserve), 16<<10/4; got != want {
 		t.Errorf("ReserveBytes 1 MiB with a 64 KiB cache reserves %d words, want %d (a quarter of the cache)", got, want)
 	}
 	for _, bad := range []int{-1, -1 << 40} {
-		if got := Compile(ps, Options{ReserveBytes: bad}).d.reserve; got != 0 {
+		if got := Compile(ps, Options{ReserveBytes: bad, WarmUp: -1}).d.reserve; got != 0 {
 			t.Errorf("ReserveBytes %d reserves %d words, want 0", bad, got)
 		}
 	}
 	// A reservation of a few rows: the table outgrows it and is copied as
 	// without one, within one generation, and the answers stay right.
-	tiny := Compile(ps, Options{ReserveBytes: 512})
+	tiny := Compile(ps, Options{ReserveBytes: 512, WarmUp: -1})
 	g = tiny.d.cur.Load()
 	tab = g.table()
 	grew := false
@@ -412,7 +419,7 @@ func TestMatch_WideItems(t *testing.T) {
 		p.Priority = uint64(r.Intn(50))
 		ps = append(ps, p)
 	}
-	set := Compile(ps, Options{})
+	set := Compile(ps, Options{WarmUp: -1})
 	if !set.d.cur.Load().wideItems {
 		t.Fatalf("%d bytes of patterns, and the items are narrow", len(set.d.all))
 	}
@@ -433,7 +440,7 @@ func TestMatch_WideItems(t *testing.T) {
 // only the states it visits.
 func TestCache_StatesLinearInInput(t *testing.T) {
 	p := "/" + strings.Repeat("*a", 60) + "*b"
-	set := Compile([]Pattern{{Bytes: p, Priority: 1}}, Options{})
+	set := Compile([]Pattern{{Bytes: p, Priority: 1}}, Options{WarmUp: -1})
 	in := "/" + strings.Repeat("a", 70) + "b"
 	if set.Match(in) != 0 || set.Match("/"+strings.Repeat("a", 70)) != NoMatch || set.Match("/"+strings.Repeat("a", 59)+"b") != NoMatch {
 		t.Fatalf("wrong answers for %q", p)
@@ -441,14 +448,14 @@ func TestCache_StatesLinearInInput(t *testing.T) {
 	if st := set.Stats(); st.States > 3*(len(in)+1) {
 		t.Fatalf("stats %+v after three inputs of at most %d bytes", st, len(in))
 	}
-	fresh := Compile([]Pattern{{Bytes: "/a", Priority: 1}, {Bytes: "/b*c", Priority: 2}}, Options{})
+	fresh := Compile([]Pattern{{Bytes: "/a", Priority: 1}, {Bytes: "/b*c", Priority: 2}}, Options{WarmUp: -1})
 	if st := fresh.Stats(); st.States != 1 {
 		t.Fatalf("a fresh set has %d states built, want 1 (the start)", st.States)
 	}
 }
 
 func TestMatch_NoAllocs(t *testing.T) {
-	set := Compile([]Pattern{{Bytes: "/a*b", Priority: 2}, {Bytes: "/a", Priority: 1}, {Bytes: "/*.gif", Anchored: true, Priority: 3}}, Options{})
+	set := Compile([]Pattern{{Bytes: "/a*b", Priority: 2}, {Bytes: "/a", Priority: 1}, {Bytes: "/*.gif", Anchored: true, Priority: 3}}, Options{WarmUp: -1})
 	in := "/a/very/long/path/to/a/file.gif"
 	allocs := testing.AllocsPerRun(100, func() {
 		set.Match(in)
@@ -469,7 +476,7 @@ func TestString_Golden(t *testing.T) {
 		{"allow_disallow", []Pattern{{Bytes: "/p", Priority: 4}, {Bytes: "/p*x", Priority: 9}, {Bytes: "/p", Anchored: true, Priority: 7}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			set := Compile(tc.ps, Options{})
+			set := Compile(tc.ps, Options{WarmUp: -1})
 			buildAll(t, set)
 			got := set.String()
 			path := filepath.Join("testdata", tc.name+".golden")
@@ -515,7 +522,7 @@ func FuzzMatch(f *testing.F) {
 			}
 			ps = append(ps, Pattern{Bytes: p, Anchored: anch, Priority: uint64(len(p)*3 + i%3)})
 		}
-		checkAgainstBrute(t, ps, Compile(ps, Options{CacheBytes: budget * 64}), in)
+		checkAgainstBrute(t, ps, Compile(ps, Options{CacheBytes: budget * 64, WarmUp: -1}), in)
 		// The fallback's scan and search, each (Match takes the search for
 		// inputs this short).
 		if set := Compile(ps, Options{CacheBytes: -1}); set.d != nil {
@@ -579,7 +586,7 @@ func TestScan_PatternBytesAreConsecutiveRows(t *testing.T) {
 		{ps: []Pattern{{Bytes: "/private/data", Priority: 9}, {Bytes: "/pu*blic", Priority: 3}}, follow: "/private/data", wantRun: 13},
 		{ps: []Pattern{{Bytes: "/archive/*.pdf", Anchored: true, Priority: 9}, {Bytes: "/b", Priority: 1}}, follow: "/archive/", stayOn: "xyz", wantRun: 9},
 	} {
-		set := Compile(tc.ps, Options{})
+		set := Compile(tc.ps, Options{WarmUp: -1})
 		set.Match(tc.follow + tc.stayOn)
 		d := set.d
 		g := d.cur.Load()

@@ -32,6 +32,7 @@ type prog struct {
 	hasFast  bool
 	escClass int16 // -1 if none
 	endClass int16 // the class of the End bytes, -1 if none
+	endByte  int16 // the End byte when there is one, -1 if none or several
 	nclass   uint32
 	budget   int32 // bytes of one generation (at most MaxCacheBytes)
 	reserve  int32 // words of a generation's first table (Options.ReserveBytes)

@@ -1,6 +1,7 @@
 package automaton
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -130,7 +131,11 @@ func (d *dfa) fallback() *fallback {
 func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
 	n := len(in)
 	esc := cls != &d.classes && d.escClass >= 0
-	if esc || d.endClass >= 0 {
+	if !esc && d.endByte >= 0 {
+		if i := strings.IndexByte(in, byte(d.endByte)); i >= 0 {
+			n = i
+		}
+	} else if esc || d.endClass >= 0 {
 		for i := 0; i < n; i++ {
 			switch c := int16(cls[in[i]]); {
 			case c == d.endClass:
@@ -139,6 +144,9 @@ func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
 				return 0, false
 			}
 		}
+	}
+	if d.dir.index != nil && d.cur.Load() == nil {
+		return d.dir.match(&d.prog, in[:n]), true
 	}
 	f := d.fallback()
 	sc := fbPool.Get().(*fbScratch)

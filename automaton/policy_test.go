@@ -14,7 +14,7 @@ import (
 func TestPolicy_ThrashingGivesUp(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	ps, path := wordPatterns(r, 4000, 64)
-	set := Compile(ps, Options{})
+	set := Compile(ps, Options{WarmUp: -1})
 	ref := Compile(ps, Options{CacheBytes: -1})
 	for i := 0; i < 20; i++ {
 		in := path()
@@ -49,7 +49,7 @@ func TestPolicy_ThrashingGivesUp(t *testing.T) {
 func TestPolicy_ProbesReturnToDFA(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	ps, path := wordPatterns(r, 4000, 64)
-	set := Compile(ps, Options{})
+	set := Compile(ps, Options{WarmUp: -1})
 	for i := 0; i < 300; i++ {
 		set.Match(path())
 	}
@@ -97,7 +97,7 @@ func TestPolicy_FallbackOnly(t *testing.T) {
 func TestCache_SharedReset(t *testing.T) {
 	ps := growthPatterns()
 	const budget = 64 << 10
-	set := Compile(ps, Options{CacheBytes: budget})
+	set := Compile(ps, Options{CacheBytes: budget, WarmUp: -1})
 	goroutines, inputs := 8, 1500
 	if testing.Short() {
 		inputs = 300

@@ -67,6 +67,13 @@ type Options struct {
 	// The reservation comes out of CacheBytes and Bytes counts it, so leave
 	// it 0 for files cached by the thousand.
 	ReserveBytes int
+	// WarmUp is the number of URLs each matcher decides by trying its
+	// rules one by one, best first, before its automaton builds a state; 0
+	// means automaton.DefaultWarmUp, a negative value none. A crawler
+	// decides fewer URLs than that on most files, and so keeps no states
+	// for them. A matcher with too many rules that could match one URL has
+	// no warm-up (see automaton.Options.WarmUp).
+	WarmUp int
 }
 
 // Robots is a compiled robots.txt. It is immutable and safe for concurrent

@@ -141,7 +141,7 @@ func (r *Robots) build(given []string) *Matcher {
 	// its automaton stops at the '#' itself (and usually decides before
 	// it): nothing has to look for it first. The other semantics cut the
 	// path before normalising it, and stop at escapes instead.
-	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, ReserveBytes: r.opts.ReserveBytes, End: "#"}
+	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, ReserveBytes: r.opts.ReserveBytes, WarmUp: r.opts.WarmUp, End: "#"}
 	if m.sem != Google {
 		opts.Escape, opts.End = compile.PathRewrites(m.sem), ""
 	}
@@ -474,15 +474,16 @@ type Stats struct {
 	// GiveUps is the number of URLs on which the automaton's DFA gave up
 	// (building their states cost more than its policy allows), Fallback
 	// the number of URLs its linear fallback decided (those, and the ones
-	// the policy gave it directly): see package automaton.
-	GiveUps, Fallback int64
+	// the policy gave it directly), Direct the number its rules decided
+	// one by one in the warm-up (Options.WarmUp): see package automaton.
+	GiveUps, Fallback, Direct int64
 }
 
 // Stats returns the size of m's automaton, states built so far included.
 func (m *Matcher) Stats() Stats {
 	st := m.set.Stats()
 	return Stats{Rules: m.sel.Rules.Len(), Patterns: st.Patterns, States: st.States, Classes: st.Classes, Bytes: st.Bytes, Clears: st.Clears,
-		GiveUps: st.GiveUps, Fallback: st.Fallback}
+		GiveUps: st.GiveUps, Fallback: st.Fallback, Direct: st.Direct}
 }
 
 // String returns m in one short line, for a log: its semantics, its

@@ -40,12 +40,16 @@ func init() {
 // decides for every set of agentSets, then for each set of extra, then for
 // the last name a user-agent line of the file gives, upper-cased (a specific
 // group that agentSets may not name, matched ignoring case). Every URL is
-// decided twice: by a matcher whose automaton builds its DFA, and by one
-// that builds no states (CacheBytes < 0), so that its fallback decides.
+// decided three times: by a matcher with the default options, whose rules
+// decide its first URLs one by one (the warm-up: every URL here, when the
+// automaton has one), by one with no warm-up (WarmUp < 0), whose automaton
+// builds its DFA, and by one that builds no states (CacheBytes < 0), so
+// that its fallback decides.
 func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []compile.Semantics, extra ...[]string) int {
 	n := 0
 	for _, sem := range sems {
 		r := engine.Compile(body, engine.Options{Semantics: sem})
+		rd := engine.Compile(body, engine.Options{Semantics: sem, WarmUp: -1})
 		rf := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: -1})
 		f := r.File()
 		sets := append(append([][]string(nil), agentSets...), extra...)
@@ -70,11 +74,11 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		}
 		ref := reference.Parse(body, f.Semantics)
 		for _, agents := range sets {
-			m, mf := r.Matcher(agents...), rf.Matcher(agents...)
+			m, md, mf := r.Matcher(agents...), rd.Matcher(agents...), rf.Matcher(agents...)
 			for _, u := range urls {
 				want := reference.DecideFile(ref, agents, u)
-				for k, m := range []*engine.Matcher{m, mf} {
-					by := [...]string{"DFA", "fallback"}[k]
+				for k, m := range []*engine.Matcher{m, md, mf} {
+					by := [...]string{"default", "DFA", "fallback"}[k]
 					got := m.Decide(u)
 					n++
 					if a := m.Allowed(u); a != want.Allowed {
@@ -88,10 +92,16 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 					}
 				}
 			}
+			decidedDirectly.Add(m.Stats().Direct)
 		}
 	}
 	return n
 }
+
+// decidedDirectly counts the URLs diffFile's default matchers decided in
+// their warm-up, so that a test can check that the direct matcher was
+// compared too.
+var decidedDirectly atomic.Int64
 
 // lastAgentName returns the last product token a user-agent line of f
 // names, or "" when there is none.
@@ -142,7 +152,10 @@ func TestDifferential_Corpus(t *testing.T) {
 	}
 	close(work)
 	wg.Wait()
-	t.Logf("%d files, %d decisions compared", len(files), decisions.Load())
+	t.Logf("%d files, %d decisions compared; %d by the warm-up's direct matcher", len(files), decisions.Load(), decidedDirectly.Load())
+	if decisions.Load() > 0 && decidedDirectly.Load() == 0 {
+		t.Error("the default matchers decided no URL directly: the warm-up went untested")
+	}
 }
 
 // FuzzEngine compares the engine with the reference matcher on generated

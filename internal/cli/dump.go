@@ -56,7 +56,9 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(rest) > 0:
 		return fail(stderr, "dump: unexpected argument %s: dump takes no URL (see 'robotstxt help dump'; 'robotstxt explain' explains URLs)", quoteArg(rest[0]))
 	}
-	r, m, ok := rf.load("dump", engine.Options{}, stdin, stderr)
+	// No warm-up: the automaton's start state is built at once, and the
+	// dump shows it.
+	r, m, ok := rf.load("dump", engine.Options{WarmUp: -1}, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}
