@@ -227,9 +227,6 @@ const (
 type dfa struct {
 	prog
 	cur atomic.Pointer[generation]
-	// gen0 is the first generation, held here: one allocation less for
-	// the automata (nearly all) that never replace it.
-	gen0 generation
 	// skip is the number of inputs the fallback, or during the warm-up the
 	// direct matcher, decides before the DFA is tried (again); 0 (or less)
 	// when the DFA decides (see Match).
@@ -310,7 +307,7 @@ func (d *dfa) startGen(sc *scratch) *generation {
 	// An automaton with a reservation starts wide: it is expected to build
 	// more states than a narrow table holds, and starting narrow would
 	// build the first of them twice (see Options.ReserveBytes).
-	g, _ := d.prog.newGen(&d.gen0, sc, d.reserve == 0, nil, 0, nil)
+	g, _ := d.prog.newGen(nil, sc, d.reserve == 0, nil, 0, nil)
 	d.cur.Store(g)
 	d.curBytes.Store(int64(g.bytes))
 	return g
@@ -839,7 +836,7 @@ func (s *Set) Stats() Stats {
 func (s *Set) Bytes() int {
 	n := 4 * len(s.index)
 	if d := s.d; d != nil {
-		n += d.progBytes() + int(d.curBytes.Load())
+		n += d.fixedBytes() + int(d.curBytes.Load())
 		if f := d.fb.Load(); f != nil {
 			n += f.bytes
 		}
@@ -849,10 +846,13 @@ func (s *Set) Bytes() int {
 
 // dfaOverhead is the memory of a dfa beyond its slices and class map: its
 // fields and slice headers.
-const dfaOverhead = int(unsafe.Sizeof(dfa{})-unsafe.Sizeof(generation{})) - 256 // gen0 is a generation's genOverhead
+const dfaOverhead = int(unsafe.Sizeof(dfa{})) - 256
 
-func (p *prog) progBytes() int {
-	n := len(p.all) + 8*(len(p.ends)+len(p.anch)) + 4*cap(p.starts) + 256 + dfaOverhead
+// fixedBytes is the memory d holds but for its generations and fallback:
+// its patterns' layout, classes and the direct matcher's index.
+func (d *dfa) fixedBytes() int {
+	p := &d.prog
+	n := len(p.all) + 8*(len(p.ends)+len(p.anch)) + 4*cap(p.starts) + 256 + dfaOverhead + 2*len(d.dir.index)
 	if p.fast != &p.classes {
 		n += 256
 	}

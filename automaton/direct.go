@@ -1,6 +1,9 @@
 package automaton
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The direct matcher decides an automaton's first inputs (Options.WarmUp)
 // without building a state: it tries the patterns that could match the
@@ -48,8 +51,11 @@ const DefaultWarmUp = 256
 //   - each pattern's first star (see star).
 type direct struct {
 	lead  int32
-	index []int32
+	index []uint16
 }
+
+// farStar is a first star too far into its pattern for 16 bits.
+const farStar = 1<<16 - 1
 
 // directFor returns the direct matcher's index for p, and false when some
 // input would have more than maxDirectCandidates candidates.
@@ -82,37 +88,35 @@ func directFor(p *prog) (direct, bool) {
 		}
 		return int32(p.classes[b[lead]])
 	}
-	index := make([]int32, nc+2+2*n)
-	at := index[:nc+2]
+	var count [258]int32 // per key; nclass <= 257
 	for r := range n {
-		b := p.all[p.starts[r] : p.starts[r+1]-1]
-		index[nc+2+n+r] = int32(strings.IndexByte(b, Wildcard))
+		count[key(r)]++
 	}
-	for r := range n {
-		at[key(r)+1]++
-	}
-	worst := int32(0)
-	for c := range nc {
-		worst = max(worst, at[c+1])
-	}
-	if worst+at[nc+1] > maxDirectCandidates {
+	if slices.Max(count[:nc])+count[nc] > maxDirectCandidates {
 		return direct{}, false
 	}
-	at[0] = nc + 2
-	for c := int32(1); c <= nc+1; c++ {
-		at[c] += at[c-1]
+	// Every bucket holds at most maxDirectCandidates patterns, so the
+	// patterns and the offsets all fit in 16 bits.
+	index := make([]uint16, nc+2+2*n)
+	at := index[:nc+2]
+	at[0] = uint16(nc + 2)
+	for c := range nc + 1 {
+		at[c+1] = at[c] + uint16(count[c])
 	}
 	// Place each rank at its bucket's next free slot: at[c] moves to the
 	// bucket's end, then back.
 	for r := range n {
 		c := key(r)
-		index[at[c]] = r
+		index[at[c]] = uint16(r)
 		at[c]++
 	}
-	for c := nc + 1; c > 0; c-- {
-		at[c] = at[c-1]
+	copy(at[1:], at[:nc+1])
+	at[0] = uint16(nc + 2)
+	// Each pattern's first star, +1 (0: none; farStar: look it up).
+	for r := range n {
+		b := p.all[p.starts[r] : p.starts[r+1]-1]
+		index[nc+2+n+r] = uint16(min(strings.IndexByte(b, Wildcard)+1, farStar))
 	}
-	at[0] = nc + 2
 	return direct{lead: lead, index: index}, true
 }
 
@@ -125,7 +129,7 @@ func (dm *direct) match(p *prog, in string) uint32 {
 	}
 	nc := p.nclass
 	everywhere := dm.index[dm.index[nc]:dm.index[nc+1]]
-	var bucket []int32
+	var bucket []uint16
 	if len(in) > lead {
 		c := int(p.classes[in[lead]])
 		bucket = dm.index[dm.index[c]:dm.index[c+1]]
@@ -134,9 +138,9 @@ func (dm *direct) match(p *prog, in string) uint32 {
 	for len(bucket) > 0 || len(everywhere) > 0 {
 		var r int32
 		if len(everywhere) == 0 || (len(bucket) > 0 && bucket[0] < everywhere[0]) {
-			r, bucket = bucket[0], bucket[1:]
+			r, bucket = int32(bucket[0]), bucket[1:]
 		} else {
-			r, everywhere = everywhere[0], everywhere[1:]
+			r, everywhere = int32(everywhere[0]), everywhere[1:]
 		}
 		if p.matchOne(r, in, dm.star(p, r)) {
 			return uint32(r) + 1
@@ -148,7 +152,12 @@ func (dm *direct) match(p *prog, in string) uint32 {
 // star returns the offset of the first star of the pattern of rank r in
 // its bytes, -1 if it has none.
 func (dm *direct) star(p *prog, r int32) int32 {
-	return dm.index[len(dm.index)-(len(p.starts)-1)+int(r)]
+	switch v := dm.index[len(dm.index)-(len(p.starts)-1)+int(r)]; v {
+	case farStar:
+		return int32(strings.IndexByte(p.all[p.starts[r]:p.starts[r+1]-1], Wildcard))
+	default:
+		return int32(v) - 1
+	}
 }
 
 // matchOne reports whether the pattern of rank r, whose first star is at

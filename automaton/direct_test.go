@@ -3,6 +3,7 @@ package automaton
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -75,6 +76,21 @@ func TestDirect_Lead(t *testing.T) {
 		for _, in := range []string{"", "/", "/a", "/ab", "/abc", "/abb", "/b", "x", "/a$", "/axb"} {
 			checkAgainstBrute(t, ps, Compile(ps, Options{}), in)
 		}
+	}
+	// A first star too far for the index's 16 bits (farStar).
+	long := "/" + strings.Repeat("a", 1<<16)
+	ps := []Pattern{{Bytes: long + "*b", Priority: 2}, {Bytes: long + "c", Priority: 1}}
+	set := Compile(ps, Options{})
+	for _, tc := range []struct {
+		tail string
+		want int
+	}{{"xxb", 0}, {"xx", NoMatch}, {"c", 1}, {"", NoMatch}} {
+		if got := set.Match(long + tc.tail); got != tc.want {
+			t.Errorf("Match(/a...%q) = %d, want %d", tc.tail, got, tc.want)
+		}
+	}
+	if set.Stats().Direct != 4 {
+		t.Errorf("%d inputs decided directly, want 4", set.Stats().Direct)
 	}
 }
 
