@@ -171,10 +171,15 @@ func (p *prog) matchOne(r int32, in string, star int32) bool {
 	anchored := p.anchored(r)
 	i := int(star)
 	if i < 0 {
-		if anchored {
-			return in == b
+		// Most candidates differ from the input before their end: their
+		// last byte tells them apart, and costs no call.
+		if len(in) < len(b) || len(b) > 0 && in[len(b)-1] != b[len(b)-1] {
+			return false
 		}
-		return strings.HasPrefix(in, b)
+		if anchored {
+			return len(in) == len(b) && in[:len(b)] == b
+		}
+		return in[:len(b)] == b
 	}
 	if !strings.HasPrefix(in, b[:i]) {
 		return false
