@@ -67,9 +67,11 @@
 // by one, best first (direct.go), and builds its DFA only from the input
 // after them. The patterns an input could match are those whose byte after
 // the bytes all patterns start with (a URL path's '/') is the input's byte
-// there, and those with no such byte; an automaton in which an input could
-// have more than a few dozen such candidates has no warm-up, so a warm-up
-// input costs at most that many times the input's and a pattern's bytes.
+// there, and those with no such byte; where the former are many, only
+// those whose bytes before their first star are a prefix of the input,
+// found by a binary search. An automaton in which an input could have
+// more than a few dozen candidates has no warm-up, so a warm-up input
+// costs at most that many times the input's and a pattern's bytes.
 //
 // Concurrency. A Set is safe for concurrent use. The scan reads transition
 // cells with atomic loads and takes no lock; a cell not computed yet is
@@ -277,7 +279,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		warm = DefaultWarmUp
 	}
 	if d.skip.Load() == 0 && warm > 0 {
-		if dm, ok := directFor(&d.prog); ok {
+		if dm, ok := directFor(&d.prog, sc); ok {
 			// The first generation is made when the DFA first runs
 			// (scan).
 			d.dir, d.warm = dm, int32(min(warm, fallbackOnly-2))

@@ -1,6 +1,7 @@
 package automaton
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -22,20 +23,40 @@ import (
 // list of those that have no byte there (they end at the lead, or a star
 // follows it) and so are candidates for every input. An input that does
 // not start with the lead matches nothing; otherwise its candidates are
-// its bucket and that list, merged in rank order. An automaton uses the
-// direct matcher only when no input has more than maxDirectCandidates
-// candidates (directFor), and a candidate costs O(its bytes + the input's)
-// (matchOne), so an input costs at most maxDirectCandidates times that.
+// its bucket and that list.
+//
+// A bucket small enough that its patterns and the list are at most
+// maxDirectCandidates is kept in rank order: the two lists are merged, and
+// the first pattern that matches is the best. A larger bucket (a file with
+// a hundred rules under "/gp/") is sorted by the patterns' heads, their
+// bytes before the first star, and each entry points up to the nearest
+// entry before it whose head is a prefix of its own. The candidates of an
+// input are then the entries whose head is a prefix of the input: the last
+// entry whose head sorts at or before the input, and the entries up from
+// it (a head that is a prefix of the input sorts between it and the
+// input, so it is a prefix of that entry's head too). Such a bucket is
+// kept only when no chain up, with the list, is longer than
+// maxDirectCandidates.
+//
+// So an automaton uses the direct matcher only when no input has more than
+// maxDirectCandidates candidates (directFor), and a candidate costs O(its
+// bytes + the input's) (matchOne): an input costs at most
+// maxDirectCandidates times that, plus a binary search in a large bucket.
 //
 // The direct matcher shares nothing with the DFA but the prog's layout and
 // classes; the differential tests compare all three matchers with the
 // reference.
 
 // maxDirectCandidates is the most patterns the direct matcher may try on
-// one input: an automaton with a bucket (with the patterns that are
-// candidates everywhere) larger than that decides with its DFA from the
-// first input.
+// one input: an automaton in which an input could have more candidates
+// decides with its DFA from the first input.
 const maxDirectCandidates = 32
+
+// maxChainedBucket is the largest bucket the direct matcher sorts by head:
+// sorting costs Compile at most log2(maxChainedBucket) comparisons a
+// pattern. An automaton with a larger bucket decides with its DFA from the
+// first input.
+const maxChainedBucket = 256
 
 // DefaultWarmUp is the number of inputs the direct matcher decides, when
 // the automaton has one, before the DFA builds its first state
@@ -44,10 +65,13 @@ const DefaultWarmUp = 256
 
 // direct is the direct matcher's index over a prog: the lead's length, and
 // in one slice, index:
-//   - at, its first nclass+2 words: the candidates of class c are
-//     index[at[c]:at[c+1]], the class nclass standing for the patterns with
-//     no byte after the lead;
-//   - the candidates' ranks, each list in rank order;
+//   - at, its first nclass+2 words: the bucket of class c is
+//     index[at[c]:at[c+1]], the class nclass standing for the list of
+//     patterns with no byte after the lead;
+//   - the buckets' ranks, each in rank order, or sorted by head when it
+//     is large (see chained);
+//   - up, for the entries of a large bucket: the place in the bucket of
+//     the entry its chain goes up to, +1 (0: none);
 //   - each pattern's first star (see star).
 type direct struct {
 	lead  int32
@@ -59,7 +83,7 @@ const farStar = 1<<16 - 1
 
 // directFor returns the direct matcher's index for p, and false when some
 // input would have more than maxDirectCandidates candidates.
-func directFor(p *prog) (direct, bool) {
+func directFor(p *prog, sc *scratch) (direct, bool) {
 	n := int32(len(p.starts) - 1)
 	if n == 0 {
 		return direct{}, false
@@ -92,12 +116,17 @@ func directFor(p *prog) (direct, bool) {
 	for r := range n {
 		count[key(r)]++
 	}
-	if slices.Max(count[:nc])+count[nc] > maxDirectCandidates {
+	everywhere := count[nc]
+	if everywhere > maxDirectCandidates {
 		return direct{}, false
 	}
-	// Every bucket holds at most maxDirectCandidates patterns, so the
-	// patterns and the offsets all fit in 16 bits.
-	index := make([]uint16, nc+2+2*n)
+	// Ranks fit in 16 bits: a large bucket's chains are at most
+	// maxDirectCandidates long, and a bucket holds at most 65535 below.
+	if n >= farStar {
+		return direct{}, false
+	}
+	dm := direct{lead: lead, index: make([]uint16, nc+2+3*n)}
+	index := dm.index
 	at := index[:nc+2]
 	at[0] = uint16(nc + 2)
 	for c := range nc + 1 {
@@ -115,9 +144,106 @@ func directFor(p *prog) (direct, bool) {
 	// Each pattern's first star, +1 (0: none; farStar: look it up).
 	for r := range n {
 		b := p.all[p.starts[r] : p.starts[r+1]-1]
-		index[nc+2+n+r] = uint16(min(strings.IndexByte(b, Wildcard)+1, farStar))
+		index[nc+2+2*n+r] = uint16(min(strings.IndexByte(b, Wildcard)+1, farStar))
 	}
-	return direct{lead: lead, index: index}, true
+	for c := range nc {
+		if dm.chained(count[c], everywhere) && (count[c] > maxChainedBucket || !dm.chain(p, sc, c)) {
+			return direct{}, false
+		}
+	}
+	return dm, true
+}
+
+// chained reports whether a bucket of size patterns, with everywhere
+// patterns in the list of those with no byte after the lead, is large:
+// sorted by head, its entries pointing up.
+func (dm *direct) chained(size, everywhere int32) bool {
+	return size+everywhere > maxDirectCandidates
+}
+
+// head returns the bytes of the pattern of rank r before its first star.
+func (dm *direct) head(p *prog, r int32) string {
+	b := p.all[p.starts[r] : p.starts[r+1]-1]
+	if i := dm.star(p, r); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// headKey is a sort key of a pattern's head: its bytes after the bucket's
+// byte (the ones before are the same in a bucket), the first eight of
+// them big-endian, zeros after its end. A key smaller than another's is a
+// head that sorts first; equal keys are compared whole.
+type headKey struct {
+	key uint64
+	r   uint16
+}
+
+// chain sorts the bucket of class c by head (then rank) and points each
+// entry up, and reports whether no chain up, with the patterns that have
+// no byte after the lead, is longer than maxDirectCandidates.
+func (dm *direct) chain(p *prog, sc *scratch, c int32) bool {
+	nc := int32(p.nclass)
+	at := dm.index[:nc+2]
+	es := dm.index[at[c]:at[c+1]]
+	from := int(dm.lead) + 1
+	keys := sc.heads[:0]
+	for _, r := range es {
+		h := dm.head(p, int32(r))
+		var k uint64
+		for i := from; i < from+8; i++ {
+			k <<= 8
+			if i < len(h) {
+				k |= uint64(h[i])
+			}
+		}
+		keys = append(keys, headKey{k, r})
+	}
+	sc.heads = keys
+	// By key (a compare of two words), then each run of equal keys by the
+	// heads' other bytes: runs are short, and the heads are read only in
+	// them.
+	slices.SortFunc(keys, func(a, b headKey) int {
+		if a.key != b.key {
+			return cmp.Compare(a.key, b.key)
+		}
+		return cmp.Compare(a.r, b.r)
+	})
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].key == keys[i].key {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortStableFunc(keys[i:j], func(a, b headKey) int {
+				return strings.Compare(dm.head(p, int32(a.r)), dm.head(p, int32(b.r)))
+			})
+		}
+		i = j
+	}
+	for k := range keys {
+		es[k] = keys[k].r
+	}
+	n := len(p.starts) - 1
+	up := dm.index[int(at[c])+n : int(at[c+1])+n]
+	limit := maxDirectCandidates - int(at[nc+1]-at[nc])
+	// The chain of the entry before: entries whose heads are prefixes of
+	// each other, shortest first.
+	var chain [maxDirectCandidates + 1]int
+	stack := chain[:0]
+	for k, r := range es {
+		h := dm.head(p, int32(r))
+		for len(stack) > 0 && !strings.HasPrefix(h, dm.head(p, int32(es[stack[len(stack)-1]]))) {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			up[k] = uint16(stack[len(stack)-1] + 1)
+		}
+		if stack = append(stack, k); len(stack) > limit {
+			return false
+		}
+	}
+	return true
 }
 
 // match returns the best pattern (rank+1) that matches in, 0 if none: in
@@ -128,19 +254,53 @@ func (dm *direct) match(p *prog, in string) uint32 {
 		return 0
 	}
 	nc := p.nclass
-	everywhere := dm.index[dm.index[nc]:dm.index[nc+1]]
-	var bucket []uint16
-	if len(in) > lead {
-		c := int(p.classes[in[lead]])
-		bucket = dm.index[dm.index[c]:dm.index[c+1]]
+	at := dm.index[:nc+2]
+	everywhere := dm.index[at[nc]:at[nc+1]]
+	if len(in) <= lead {
+		return dm.first(p, everywhere, nil, in)
 	}
-	// Merge the two lists in rank order: the first match is the best.
-	for len(bucket) > 0 || len(everywhere) > 0 {
-		var r int32
-		if len(everywhere) == 0 || (len(bucket) > 0 && bucket[0] < everywhere[0]) {
-			r, bucket = int32(bucket[0]), bucket[1:]
+	c := int(p.classes[in[lead]])
+	bucket := dm.index[at[c]:at[c+1]]
+	if !dm.chained(int32(len(bucket)), int32(len(everywhere))) {
+		return dm.first(p, everywhere, bucket, in)
+	}
+	// The last entry whose head sorts at or before in, then up.
+	lo, hi := 0, len(bucket)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if dm.head(p, int32(bucket[mid])) <= in {
+			lo = mid + 1
 		} else {
-			r, everywhere = int32(everywhere[0]), everywhere[1:]
+			hi = mid
+		}
+	}
+	up := dm.index[int(at[c])+len(p.starts)-1:]
+	best := uint32(0)
+	for k := lo - 1; k >= 0; k = int(up[k]) - 1 {
+		if r := int32(bucket[k]); (best == 0 || uint32(r)+1 < best) && p.matchOne(r, in, dm.star(p, r)) {
+			best = uint32(r) + 1
+		}
+	}
+	for _, r := range everywhere {
+		if best != 0 && uint32(r)+1 >= best {
+			break
+		}
+		if p.matchOne(int32(r), in, dm.star(p, int32(r))) {
+			return uint32(r) + 1
+		}
+	}
+	return best
+}
+
+// first returns the first pattern (rank+1) of a and b, two lists in rank
+// order, that matches in, 0 if none.
+func (dm *direct) first(p *prog, a, b []uint16, in string) uint32 {
+	for len(a) > 0 || len(b) > 0 {
+		var r int32
+		if len(a) == 0 || (len(b) > 0 && b[0] < a[0]) {
+			r, b = int32(b[0]), b[1:]
+		} else {
+			r, a = int32(a[0]), a[1:]
 		}
 		if p.matchOne(r, in, dm.star(p, r)) {
 			return uint32(r) + 1

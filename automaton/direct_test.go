@@ -31,20 +31,32 @@ func TestDirect_WarmUpThenDFA(t *testing.T) {
 
 // TestDirect_OnlyWhenFewCandidates checks that an automaton whose inputs
 // could have more than maxDirectCandidates candidates has no warm-up, and
-// that one with that many has.
+// that one with that many has: a chain of patterns each a prefix of the
+// next ("/a", "/aa", ...) are all candidates of one input, siblings
+// ("/a0", "/a1", ...) are not, and the patterns with a star after the
+// lead ("/*b0", ...) are candidates of every input.
 func TestDirect_OnlyWhenFewCandidates(t *testing.T) {
 	for _, tc := range []struct {
-		bucket, everywhere int
-		want               bool
+		chain, siblings, everywhere int
+		want                        bool
 	}{
-		{maxDirectCandidates, 0, true},
-		{maxDirectCandidates + 1, 0, false},
-		{maxDirectCandidates / 2, maxDirectCandidates / 2, true},
-		{maxDirectCandidates / 2, maxDirectCandidates/2 + 1, false},
-		{1, maxDirectCandidates + 1, false},
+		{maxDirectCandidates, 0, 0, true},
+		{maxDirectCandidates + 1, 0, 0, false},
+		{maxDirectCandidates / 2, 0, maxDirectCandidates / 2, true},
+		{maxDirectCandidates / 2, 0, maxDirectCandidates/2 + 1, false},
+		{1, 0, maxDirectCandidates + 1, false},
+		{0, 200, 0, true},                        // a large bucket, three deep ("/a1", "/a19", "/a199")
+		{maxDirectCandidates - 3, 200, 0, true},  // "/a" is a prefix of both
+		{maxDirectCandidates + 1, 200, 0, false}, // and chains do not add up
+		{0, 200, maxDirectCandidates - 3, true},  // three deep and the list
+		{0, 200, maxDirectCandidates - 2, false}, // one more
 	} {
 		var ps []Pattern
-		for i := range tc.bucket {
+		for i := range tc.chain {
+			b := "/" + strings.Repeat("a", i+1)
+			ps = append(ps, Pattern{Bytes: b, Priority: uint64(i)})
+		}
+		for i := range tc.siblings {
 			ps = append(ps, Pattern{Bytes: fmt.Sprintf("/a%d", i), Priority: uint64(i)})
 		}
 		for i := range tc.everywhere {
@@ -54,9 +66,11 @@ func TestDirect_OnlyWhenFewCandidates(t *testing.T) {
 		set := Compile(ps, Options{})
 		set.Match("/a1b3")
 		if got := set.Stats().Direct > 0; got != tc.want {
-			t.Errorf("%d patterns in a bucket, %d everywhere: warm-up %v, want %v", tc.bucket, tc.everywhere, got, tc.want)
+			t.Errorf("a chain of %d, %d siblings, %d everywhere: warm-up %v, want %v", tc.chain, tc.siblings, tc.everywhere, got, tc.want)
 		}
-		checkAgainstBrute(t, ps, set, "/a1b3")
+		for _, in := range []string{"/a1b3", "/aaaa", "/a123b1", "/c", "/a49", "/a"} {
+			checkAgainstBrute(t, ps, set, in)
+		}
 	}
 }
 
@@ -127,4 +141,50 @@ func TestDirect_ConcurrentHandOver(t *testing.T) {
 	if st := set.Stats(); st.Direct == 0 || st.States == 0 {
 		t.Errorf("%d inputs decided directly, %d states built: want both", st.Direct, st.States)
 	}
+}
+
+// TestDirect_LargeBucketsAgainstBruteForce compares the direct matcher of
+// sets large enough for their buckets to be chained (sorted by head, each
+// entry pointing up) with the brute-force matcher.
+func TestDirect_LargeBucketsAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	iters := 200
+	if testing.Short() {
+		iters = 40
+	}
+	chained := 0
+	for iter := 0; iter < iters; iter++ {
+		ps := make([]Pattern, 40+r.Intn(80))
+		for i := range ps {
+			p := randPattern(r, "ab/", 7)
+			if r.Intn(8) != 0 { // most start with the lead
+				p.Bytes = "/" + p.Bytes
+			}
+			ps[i] = p
+		}
+		set := Compile(ps, Options{})
+		for k := 0; k < 40; k++ {
+			in := "/" + randInput(r, "ab/c", 10)
+			if k%8 == 0 {
+				in = in[1:]
+			}
+			if got, want := set.Match(in), bruteBest(ps, in); got != want {
+				t.Fatalf("Match(%q) = %d, want %d\npatterns: %#v", in, got, want, ps)
+			}
+		}
+		if d := set.d; d != nil && d.dir.index != nil {
+			nc := int32(d.nclass)
+			at := d.dir.index[:nc+2]
+			for c := range nc {
+				if d.dir.chained(int32(at[c+1]-at[c]), int32(at[nc+1]-at[nc])) {
+					chained++
+					break
+				}
+			}
+		}
+	}
+	if chained < iters/4 {
+		t.Errorf("%d of %d sets had a chained bucket: the test does not exercise them", chained, iters)
+	}
+	t.Logf("%d of %d sets had a chained bucket", chained, iters)
 }
