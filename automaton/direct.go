@@ -120,9 +120,15 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	if everywhere > maxDirectCandidates {
 		return direct{}, false
 	}
-	// Ranks fit in 16 bits: a large bucket's chains are at most
-	// maxDirectCandidates long, and a bucket holds at most 65535 below.
-	if n >= farStar {
+	for c := range nc {
+		if chained(count[c], everywhere) && count[c] > maxChainedBucket {
+			return direct{}, false
+		}
+	}
+	// The index's offsets and ranks are 16 bits: with at most
+	// maxChainedBucket patterns a bucket, only an automaton of tens of
+	// thousands of patterns is turned away here.
+	if nc+2+n >= farStar {
 		return direct{}, false
 	}
 	dm := direct{lead: lead, index: make([]uint16, nc+2+3*n)}
@@ -147,7 +153,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 		index[nc+2+2*n+r] = uint16(min(strings.IndexByte(b, Wildcard)+1, farStar))
 	}
 	for c := range nc {
-		if dm.chained(count[c], everywhere) && (count[c] > maxChainedBucket || !dm.chain(p, sc, c)) {
+		if chained(count[c], everywhere) && !dm.chain(p, sc, c) {
 			return direct{}, false
 		}
 	}
@@ -157,7 +163,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 // chained reports whether a bucket of size patterns, with everywhere
 // patterns in the list of those with no byte after the lead, is large:
 // sorted by head, its entries pointing up.
-func (dm *direct) chained(size, everywhere int32) bool {
+func chained(size, everywhere int32) bool {
 	return size+everywhere > maxDirectCandidates
 }
 
@@ -261,7 +267,7 @@ func (dm *direct) match(p *prog, in string) uint32 {
 	}
 	c := int(p.classes[in[lead]])
 	bucket := dm.index[at[c]:at[c+1]]
-	if !dm.chained(int32(len(bucket)), int32(len(everywhere))) {
+	if !chained(int32(len(bucket)), int32(len(everywhere))) {
 		return dm.first(p, everywhere, bucket, in)
 	}
 	// The last entry whose head sorts at or before in, then up.
