@@ -220,7 +220,7 @@ def main():
         table(res, order, "Parse", pcols, pcols[0], header)
     fcols = children(order, "FirstDecision", 1)
     if fcols:
-        print(f"First decision: parse, bind and decide one URL, what a crawler waits for on a new site (ours builds the automaton states the URL visits; ratio = other / {fcols[0]})\n")
+        print(f"First decision: parse, bind and decide one URL, what a crawler waits for on a new site (ours decides it in the warm-up, building no state; ratio = other / {fcols[0]})\n")
         table(res, order, "FirstDecision", fcols, fcols[0], header)
     distinct_table(res, order, header)
     corpus_table(res, order, common, header)
