@@ -241,7 +241,7 @@ var pathPool = sync.Pool{New: func() any { return new([]byte) }}
 // or a path that starts with '/'. Its path, params and query are extracted
 // and normalised as the semantics says, and matched in time linear in the
 // URL (its bytes read twice when normalising rewrites some). It allocates
-// nothing once the automaton
+// nothing in the matcher's warm-up (Options.WarmUp), once the automaton
 // states the URL visits exist, or, when its fallback decides the URL, once
 // the fallback's scratch is warm.
 //
@@ -274,7 +274,8 @@ func (m *Matcher) span(url string) (slash bool, path string) {
 
 // Allowed reports whether url may be fetched: Decide(url).Allowed, without
 // building the Decision (the form for crawlers that need only the answer).
-// It allocates nothing once the automaton states the URL visits exist. Like
+// It allocates nothing in the warm-up or once the automaton states the URL
+// visits exist. Like
 // Decide it reads text that is not a URL or a path (IsURL: "g/x") as
 // Google's library does, from its first '/'; pass absolute URLs, or use
 // Decide, whose Decision.NotURL says so.
