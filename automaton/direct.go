@@ -252,12 +252,13 @@ func (dm *direct) chain(p *prog, sc *scratch, c int32) bool {
 	return true
 }
 
-// match returns the best pattern (rank+1) that matches in, 0 if none: in
-// is the input up to its first End byte.
-func (dm *direct) match(p *prog, in string) uint32 {
+// match returns the best pattern (rank+1) that matches in, 0 if none, and
+// the number of patterns it tried (at most maxDirectCandidates): in is the
+// input up to its first End byte.
+func (dm *direct) match(p *prog, in string) (uint32, int) {
 	lead := int(dm.lead)
 	if lead > 0 && (len(in) < lead || in[:lead] != p.all[p.starts[0]:int(p.starts[0])+lead]) {
-		return 0
+		return 0, 0
 	}
 	nc := p.nclass
 	at := dm.index[:nc+2]
@@ -281,26 +282,31 @@ func (dm *direct) match(p *prog, in string) uint32 {
 		}
 	}
 	up := dm.index[int(at[c])+len(p.starts)-1:]
-	best := uint32(0)
+	best, tried := uint32(0), 0
 	for k := lo - 1; k >= 0; k = int(up[k]) - 1 {
-		if r := int32(bucket[k]); (best == 0 || uint32(r)+1 < best) && p.matchOne(r, in, dm.star(p, r)) {
-			best = uint32(r) + 1
+		if r := int32(bucket[k]); best == 0 || uint32(r)+1 < best {
+			tried++
+			if p.matchOne(r, in, dm.star(p, r)) {
+				best = uint32(r) + 1
+			}
 		}
 	}
 	for _, r := range everywhere {
 		if best != 0 && uint32(r)+1 >= best {
 			break
 		}
+		tried++
 		if p.matchOne(int32(r), in, dm.star(p, int32(r))) {
-			return uint32(r) + 1
+			return uint32(r) + 1, tried
 		}
 	}
-	return best
+	return best, tried
 }
 
 // first returns the first pattern (rank+1) of a and b, two lists in rank
-// order, that matches in, 0 if none.
-func (dm *direct) first(p *prog, a, b []uint16, in string) uint32 {
+// order, that matches in, 0 if none, and the number of patterns it tried.
+func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
+	tried := 0
 	for len(a) > 0 || len(b) > 0 {
 		var r int32
 		if len(a) == 0 || (len(b) > 0 && b[0] < a[0]) {
@@ -308,11 +314,12 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) uint32 {
 		} else {
 			r, a = int32(a[0]), a[1:]
 		}
+		tried++
 		if p.matchOne(r, in, dm.star(p, r)) {
-			return uint32(r) + 1
+			return uint32(r) + 1, tried
 		}
 	}
-	return 0
+	return 0, tried
 }
 
 // star returns the offset of the first star of the pattern of rank r in

@@ -188,3 +188,51 @@ func TestDirect_LargeBucketsAgainstBruteForce(t *testing.T) {
 	}
 	t.Logf("%d of %d sets had a chained bucket", sorted, iters)
 }
+
+// TestDirect_TriesAtMostTheBound checks the warm-up's cost bound: on sets
+// made to have many candidates (long chains of heads, many patterns with a
+// star after the lead, large buckets) and on random inputs, no input has
+// more than maxDirectCandidates patterns tried.
+func TestDirect_TriesAtMostTheBound(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	var sets [][]Pattern
+	var chain, stars, words []Pattern
+	for i := range maxDirectCandidates - 2 {
+		chain = append(chain, Pattern{Bytes: "/" + strings.Repeat("a", i+1), Priority: uint64(i)})
+		stars = append(stars, Pattern{Bytes: "/*" + strings.Repeat("a*", i) + "b", Priority: uint64(i)})
+	}
+	for i := range maxChainedBucket {
+		words = append(words, Pattern{Bytes: fmt.Sprintf("/a%x*b", i), Priority: uint64(r.Intn(100))})
+	}
+	sets = append(sets, chain, stars, words, append(append([]Pattern(nil), chain[:10]...), stars[:20]...))
+	for range 20 {
+		ps := make([]Pattern, 60+r.Intn(150))
+		for i := range ps {
+			ps[i] = randPattern(r, "ab/", 7)
+			ps[i].Bytes = "/" + ps[i].Bytes
+		}
+		sets = append(sets, ps)
+	}
+	most := 0
+	for _, ps := range sets {
+		set := Compile(ps, Options{})
+		if set.d == nil || set.d.dir.index == nil {
+			continue
+		}
+		for range 200 {
+			in := "/" + randInput(r, "ab/0123456789", 40)
+			got, tried := set.d.dir.match(&set.d.prog, in)
+			if tried > maxDirectCandidates {
+				t.Fatalf("%d patterns tried on %q, more than %d\npatterns: %v", tried, in, maxDirectCandidates, ps)
+			}
+			if want := bruteBest(ps, in); set.answer(got) != want {
+				t.Fatalf("match(%q) = %d, want %d", in, set.answer(got), want)
+			}
+			most = max(most, tried)
+		}
+	}
+	if most < maxDirectCandidates/2 {
+		t.Errorf("at most %d patterns tried: the sets do not come near the bound", most)
+	}
+	t.Logf("at most %d patterns tried on one input", most)
+}

@@ -146,7 +146,8 @@ func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
 		}
 	}
 	if d.dir.index != nil && d.cur.Load() == nil {
-		return d.dir.match(&d.prog, in[:n]), true
+		ans, _ := d.dir.match(&d.prog, in[:n])
+		return ans, true
 	}
 	f := d.fallback()
 	sc := fbPool.Get().(*fbScratch)
