@@ -182,8 +182,9 @@ type Options struct {
 	// DefaultWarmUp, a negative value none. An automaton whose patterns are
 	// too many for that to be cheap (more than a few dozen could match one
 	// input) has no warm-up. Most automata a crawler keeps decide fewer
-	// inputs than that, and then never build a state: they cost no more
-	// time, and hold less memory (see the package doc).
+	// inputs than that, and then never build a state: deciding them costs
+	// less in all, though an input costs more than on built states, and
+	// they hold less memory (see the package doc).
 	WarmUp int
 }
 
@@ -521,9 +522,10 @@ func simplify(p Pattern) (b string, anchored bool) {
 
 // Match returns the index (in the slice given to Compile) of the
 // highest-priority pattern matching input, or NoMatch. It is safe for
-// concurrent use. Once the states input visits exist it runs in one pass,
-// takes no lock and allocates nothing; otherwise its cost is bounded by the
-// fallback's (see the package doc).
+// concurrent use. In the warm-up (Options.WarmUp) it tries at most a few
+// dozen patterns, allocating nothing; once the states input visits exist
+// it runs in one pass, takes no lock and allocates nothing; otherwise its
+// cost is bounded by the fallback's (see the package doc).
 //
 // Match and MatchPrefix each hold the DFA's path, the hot one, in their own
 // frame: a call to a shared function costs measurably more per input.

@@ -125,7 +125,8 @@ func (d *dfa) fallback() *fallback {
 	return d.fb.Load()
 }
 
-// fallbackMatch is Match by the fallback: the input ends at its first End
+// fallbackMatch is Match by the fallback, or, in the warm-up (no
+// generation yet), by the direct matcher: the input ends at its first End
 // byte, and with cls d.fast the answer is refused (false) at an escape byte
 // before it.
 func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
