@@ -70,8 +70,10 @@
 // there, and those with no such byte; where the former are many, only
 // those whose bytes before their first star are a prefix of the input,
 // found by a binary search. An automaton in which an input could have
-// more than a few dozen candidates has no warm-up, so a warm-up input
-// costs at most that many times the input's and a pattern's bytes.
+// more than a few dozen candidates, or with a piece after a star longer
+// than a few dozen bytes, has no warm-up, so a warm-up input costs at
+// most that many times its bytes times a short piece's, plus the
+// patterns'.
 //
 // Concurrency. A Set is safe for concurrent use. The scan reads transition
 // cells with atomic loads and takes no lock; a cell not computed yet is
@@ -161,9 +163,10 @@ type Options struct {
 	// Linux a reserved table's pages are mapped 128 KiB at a time as rows
 	// reach them, in one system call each (madvise MADV_POPULATE_WRITE),
 	// where each page would otherwise cost a page fault when first
-	// written. The reservation is held from the start and comes out of CacheBytes:
-	// Bytes counts it, and a generation holds that much less room for
-	// states. Leave it 0 for automata kept by the thousand.
+	// written. The reservation is held from the first generation on (from
+	// the input after the warm-up, see WarmUp) and comes out of
+	// CacheBytes: Bytes counts it, and a generation holds that much less
+	// room for states. Leave it 0 for automata kept by the thousand.
 	ReserveBytes int
 	// Escape lists bytes at which MatchPrefix stops and reports that it could
 	// not decide: a caller that must rewrite some bytes of its input (for
@@ -181,7 +184,7 @@ type Options struct {
 	// by one, best first, before the DFA builds its first state; 0 means
 	// DefaultWarmUp, a negative value none. An automaton whose patterns are
 	// too many for that to be cheap (more than a few dozen could match one
-	// input) has no warm-up. Most automata a crawler keeps decide fewer
+	// input), or have long pieces after a star, has no warm-up. Most automata a crawler keeps decide fewer
 	// inputs than that, and then never build a state: deciding them costs
 	// less in all, though an input costs more than on built states, and
 	// they hold less memory (see the package doc).
@@ -299,8 +302,10 @@ func (d *dfa) directs() int64 {
 	if d.dir.index == nil {
 		return 0
 	}
+	// skip first: once cur exists, skip counts the fallback's inputs.
+	left := d.skip.Load()
 	if d.cur.Load() == nil {
-		return int64(d.warm + 1 - max(d.skip.Load(), 1))
+		return int64(min(max(d.warm+1-left, 0), d.warm))
 	}
 	return int64(d.warm)
 }

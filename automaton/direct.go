@@ -31,17 +31,19 @@ import (
 // a hundred rules under "/gp/") is sorted by the patterns' heads, their
 // bytes before the first star, and each entry points up to the nearest
 // entry before it whose head is a prefix of its own. The candidates of an
-// input are then the entries whose head is a prefix of the input: the last
-// entry whose head sorts at or before the input, and the entries up from
-// it (a head that is a prefix of the input sorts between it and the
-// input, so it is a prefix of that entry's head too). Such a bucket is
-// kept only when no chain up, with the list, is longer than
-// maxDirectCandidates.
+// input are then the last entry whose head sorts at or before the input
+// and the entries up from it: among them every entry whose head is a
+// prefix of the input (such a head sorts between that entry's and the
+// input, so it is a prefix of that entry's head too), and others that
+// fail at once. Such a bucket is kept only when no chain up, with the
+// list, is longer than maxDirectCandidates.
 //
 // So an automaton uses the direct matcher only when no input has more than
-// maxDirectCandidates candidates (directFor), and a candidate costs O(its
-// bytes + the input's) (matchOne): an input costs at most
-// maxDirectCandidates times that, plus a binary search in a large bucket.
+// maxDirectCandidates candidates (directFor), and, its pieces after a
+// first star being short (maxDirectPiece), a candidate costs O(its bytes +
+// the input's times maxDirectPiece) at worst (matchOne): an input costs at
+// most maxDirectCandidates times that, plus a binary search in a large
+// bucket.
 //
 // The direct matcher shares nothing with the DFA but the prog's layout and
 // classes; the differential tests compare all three matchers with the
@@ -53,9 +55,10 @@ import (
 const maxDirectCandidates = 32
 
 // maxChainedBucket is the largest bucket the direct matcher sorts by head:
-// sorting costs Compile at most log2(maxChainedBucket) comparisons a
-// pattern. An automaton with a larger bucket decides with its DFA from the
-// first input.
+// sorting costs Compile about log2(maxChainedBucket) comparisons a pattern,
+// each of two words or, among heads that share eight bytes after the lead,
+// of two heads. An automaton with a larger bucket decides with its DFA
+// from the first input.
 const maxChainedBucket = 256
 
 // DefaultWarmUp is the number of inputs the direct matcher decides, when
@@ -78,8 +81,17 @@ type direct struct {
 	index []uint16
 }
 
-// farStar is a first star too far into its pattern for 16 bits.
-const farStar = 1<<16 - 1
+// maxDirectPiece is the longest piece after a first star (the bytes
+// between two stars, or after the last) that the direct matcher looks for
+// in an input: an automaton with a longer one has no warm-up. A search of
+// a piece of m bytes costs O(len(input) * m) at worst in the standard
+// library's strings.Index (its brute force on short needles, Rabin-Karp
+// with chosen collisions on long ones), so the bound keeps every candidate
+// linear in the input.
+const maxDirectPiece = 32
+
+// max16 bounds the index's 16-bit offsets, ranks and first stars.
+const max16 = 1<<16 - 1
 
 // directFor returns the direct matcher's index for p, and false when some
 // input would have more than maxDirectCandidates candidates.
@@ -128,8 +140,30 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	// The index's offsets and ranks are 16 bits: with at most
 	// maxChainedBucket patterns a bucket, only an automaton of tens of
 	// thousands of patterns is turned away here.
-	if nc+2+n >= farStar {
+	if nc+2+n >= max16 {
 		return direct{}, false
+	}
+	// Every piece after a first star is short, and every first star is
+	// within 16 bits (see maxDirectPiece).
+	for r := range n {
+		b := p.all[p.starts[r] : p.starts[r+1]-1]
+		star := strings.IndexByte(b, Wildcard)
+		if star < 0 {
+			continue
+		}
+		if star >= max16-1 {
+			return direct{}, false
+		}
+		for rest := b[star+1:]; rest != ""; {
+			end := strings.IndexByte(rest, Wildcard)
+			if end < 0 {
+				end = len(rest)
+			}
+			if end > maxDirectPiece {
+				return direct{}, false
+			}
+			rest = rest[min(end+1, len(rest)):]
+		}
 	}
 	dm := direct{lead: lead, index: make([]uint16, nc+2+3*n)}
 	index := dm.index
@@ -147,10 +181,10 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	}
 	copy(at[1:], at[:nc+1])
 	at[0] = uint16(nc + 2)
-	// Each pattern's first star, +1 (0: none; farStar: look it up).
+	// Each pattern's first star, +1 (0: none).
 	for r := range n {
 		b := p.all[p.starts[r] : p.starts[r+1]-1]
-		index[nc+2+2*n+r] = uint16(min(strings.IndexByte(b, Wildcard)+1, farStar))
+		index[nc+2+2*n+r] = uint16(strings.IndexByte(b, Wildcard) + 1)
 	}
 	for c := range nc {
 		if chained(count[c], everywhere) && !dm.chain(p, sc, c) {
@@ -207,8 +241,8 @@ func (dm *direct) chain(p *prog, sc *scratch, c int32) bool {
 	}
 	sc.heads = keys
 	// By key (a compare of two words), then each run of equal keys by the
-	// heads' other bytes: runs are short, and the heads are read only in
-	// them.
+	// whole heads: the heads are read only in runs, which in real files
+	// are rules that share eight bytes after the lead.
 	slices.SortFunc(keys, func(a, b headKey) int {
 		if a.key != b.key {
 			return cmp.Compare(a.key, b.key)
@@ -221,8 +255,11 @@ func (dm *direct) chain(p *prog, sc *scratch, c int32) bool {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortStableFunc(keys[i:j], func(a, b headKey) int {
-				return strings.Compare(dm.head(p, int32(a.r)), dm.head(p, int32(b.r)))
+			slices.SortFunc(keys[i:j], func(a, b headKey) int {
+				if c := strings.Compare(dm.head(p, int32(a.r)), dm.head(p, int32(b.r))); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.r, b.r)
 			})
 		}
 		i = j
@@ -325,12 +362,7 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 // star returns the offset of the first star of the pattern of rank r in
 // its bytes, -1 if it has none.
 func (dm *direct) star(p *prog, r int32) int32 {
-	switch v := dm.index[len(dm.index)-(len(p.starts)-1)+int(r)]; v {
-	case farStar:
-		return int32(strings.IndexByte(p.all[p.starts[r]:p.starts[r+1]-1], Wildcard))
-	default:
-		return int32(v) - 1
-	}
+	return int32(dm.index[len(dm.index)-(len(p.starts)-1)+int(r)]) - 1
 }
 
 // matchOne reports whether the pattern of rank r, whose first star is at
@@ -338,7 +370,8 @@ func (dm *direct) star(p *prog, r int32) int32 {
 // anchored). Its pieces between stars
 // are looked for in turn, each at its leftmost place after the one before:
 // that leaves the most input for the rest, so it finds a match if there is
-// one, in O(len(in) + the pattern's bytes).
+// one, each piece's search reading the input from the end of the last
+// (see maxDirectPiece).
 func (p *prog) matchOne(r int32, in string, star int32) bool {
 	b := p.all[p.starts[r] : p.starts[r+1]-1]
 	anchored := p.anchored(r)

@@ -91,20 +91,28 @@ func TestDirect_Lead(t *testing.T) {
 			checkAgainstBrute(t, ps, Compile(ps, Options{}), in)
 		}
 	}
-	// A first star too far for the index's 16 bits (farStar).
+	// A first star too far for the index's 16 bits, and a piece after a
+	// star longer than maxDirectPiece: no warm-up (the DFA decides).
 	long := "/" + strings.Repeat("a", 1<<16)
-	ps := []Pattern{{Bytes: long + "*b", Priority: 2}, {Bytes: long + "c", Priority: 1}}
-	set := Compile(ps, Options{})
+	piece := strings.Repeat("b", maxDirectPiece)
 	for _, tc := range []struct {
-		tail string
-		want int
-	}{{"xxb", 0}, {"xx", NoMatch}, {"c", 1}, {"", NoMatch}} {
-		if got := set.Match(long + tc.tail); got != tc.want {
-			t.Errorf("Match(/a...%q) = %d, want %d", tc.tail, got, tc.want)
+		ps   []Pattern
+		want bool
+	}{
+		{[]Pattern{{Bytes: long + "*b", Priority: 2}, {Bytes: "/c"}}, false},
+		{[]Pattern{{Bytes: "/a*" + piece, Priority: 2}, {Bytes: "/c*x*" + piece}}, true},
+		{[]Pattern{{Bytes: "/a*" + piece + "b", Priority: 2}, {Bytes: "/c"}}, false},
+		{[]Pattern{{Bytes: "/a*x*" + piece + "b*y", Priority: 2}, {Bytes: "/c"}}, false},
+		{[]Pattern{{Bytes: "/a" + piece + piece + "*x", Priority: 2}, {Bytes: "/c"}}, true}, // a long head is compared, not searched
+	} {
+		set := Compile(tc.ps, Options{})
+		in := "/a" + piece + "b"
+		if got, want := set.Match(in), bruteBest(tc.ps, in); got != want {
+			t.Errorf("Match(%.20q...) = %d, want %d", in, got, want)
 		}
-	}
-	if set.Stats().Direct != 4 {
-		t.Errorf("%d inputs decided directly, want 4", set.Stats().Direct)
+		if got := set.Stats().Direct > 0; got != tc.want {
+			t.Errorf("patterns %.40q...: warm-up %v, want %v", tc.ps[0].Bytes, got, tc.want)
+		}
 	}
 }
 

@@ -64,8 +64,9 @@ type Options struct {
 	// (see automaton.Options.ReserveBytes): states are added in place, and
 	// the table is copied only when they outgrow the reservation. For a process
 	// that decides many URLs on one file, such as the robotstxt command.
-	// The reservation comes out of CacheBytes and Bytes counts it, so leave
-	// it 0 for files cached by the thousand.
+	// The reservation is made when the automaton starts building states
+	// (after the warm-up, see WarmUp); it comes out of CacheBytes and Bytes
+	// counts it, so leave it 0 for files cached by the thousand.
 	ReserveBytes int
 	// WarmUp is the number of URLs each matcher decides by trying its
 	// rules one by one, best first, before its automaton builds a state; 0
