@@ -446,8 +446,8 @@ func (d *dfa) classify(escape, end string) {
 	for i := 0; i < len(end); i++ {
 		isEnd[end[i]] = true
 	}
-	for r := 0; r+1 < len(p.starts); r++ {
-		b := p.all[p.starts[r] : p.starts[r+1]-1]
+	for r := int32(0); r+1 < int32(len(p.starts)); r++ {
+		b := p.pattern(r)
 		for i := 0; i < len(b); i++ {
 			used[b[i]] = true
 		}
@@ -879,7 +879,7 @@ func (s *Set) String() string {
 			if d.anchored(int32(k)) {
 				anchor = " (anchored)"
 			}
-			fmt.Fprintf(&b, "pattern #%d: %q%s\n", s.patternIndex(k), d.all[d.starts[k]:d.starts[k+1]-1], anchor)
+			fmt.Fprintf(&b, "pattern #%d: %q%s\n", s.patternIndex(k), d.pattern(int32(k)), anchor)
 		}
 		d.dump(&b, s)
 	}

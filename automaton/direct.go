@@ -94,7 +94,8 @@ const maxDirectPiece = 32
 const max16 = 1<<16 - 1
 
 // directFor returns the direct matcher's index for p, and false when some
-// input would have more than maxDirectCandidates candidates.
+// input would have more than maxDirectCandidates candidates or a bound
+// above is passed (maxChainedBucket, maxDirectPiece, 16 bits).
 func directFor(p *prog, sc *scratch) (direct, bool) {
 	n := int32(len(p.starts) - 1)
 	if n == 0 {
@@ -102,13 +103,13 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	}
 	// The lead: the bytes before the first star of pattern 0 that every
 	// pattern starts with.
-	first := p.all[p.starts[0] : p.starts[1]-1]
+	first := p.pattern(0)
 	lead := int32(len(first))
 	if i := strings.IndexByte(first, Wildcard); i >= 0 {
 		lead = int32(i)
 	}
 	for r := int32(1); r < n && lead > 0; r++ {
-		b := p.all[p.starts[r] : p.starts[r+1]-1]
+		b := p.pattern(r)
 		k := int32(0)
 		for k < lead && int(k) < len(b) && b[k] == first[k] {
 			k++
@@ -118,7 +119,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	nc := int32(p.nclass)
 	// A bucket's key: the class of the byte after the lead, nc for none.
 	key := func(r int32) int32 {
-		b := p.all[p.starts[r] : p.starts[r+1]-1]
+		b := p.pattern(r)
 		if int(lead) >= len(b) || b[lead] == Wildcard {
 			return nc
 		}
@@ -143,28 +144,6 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	if nc+2+n >= max16 {
 		return direct{}, false
 	}
-	// Every piece after a first star is short, and every first star is
-	// within 16 bits (see maxDirectPiece).
-	for r := range n {
-		b := p.all[p.starts[r] : p.starts[r+1]-1]
-		star := strings.IndexByte(b, Wildcard)
-		if star < 0 {
-			continue
-		}
-		if star >= max16-1 {
-			return direct{}, false
-		}
-		for rest := b[star+1:]; rest != ""; {
-			end := strings.IndexByte(rest, Wildcard)
-			if end < 0 {
-				end = len(rest)
-			}
-			if end > maxDirectPiece {
-				return direct{}, false
-			}
-			rest = rest[min(end+1, len(rest)):]
-		}
-	}
 	dm := direct{lead: lead, index: make([]uint16, nc+2+3*n)}
 	index := dm.index
 	at := index[:nc+2]
@@ -181,10 +160,25 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	}
 	copy(at[1:], at[:nc+1])
 	at[0] = uint16(nc + 2)
-	// Each pattern's first star, +1 (0: none).
+	// Each pattern's first star, +1 (0: none), within 16 bits, and every
+	// piece after it short (see maxDirectPiece).
 	for r := range n {
-		b := p.all[p.starts[r] : p.starts[r+1]-1]
-		index[nc+2+2*n+r] = uint16(strings.IndexByte(b, Wildcard) + 1)
+		b := p.pattern(r)
+		star := strings.IndexByte(b, Wildcard)
+		if star >= max16-1 {
+			return direct{}, false
+		}
+		index[nc+2+2*n+r] = uint16(star + 1)
+		for rest := b[star+1:]; star >= 0 && rest != ""; {
+			end := strings.IndexByte(rest, Wildcard)
+			if end < 0 {
+				end = len(rest)
+			}
+			if end > maxDirectPiece {
+				return direct{}, false
+			}
+			rest = rest[min(end+1, len(rest)):]
+		}
 	}
 	for c := range nc {
 		if chained(count[c], everywhere) && !dm.chain(p, sc, c) {
@@ -203,7 +197,7 @@ func chained(size, everywhere int32) bool {
 
 // head returns the bytes of the pattern of rank r before its first star.
 func (dm *direct) head(p *prog, r int32) string {
-	b := p.all[p.starts[r] : p.starts[r+1]-1]
+	b := p.pattern(r)
 	if i := dm.star(p, r); i >= 0 {
 		return b[:i]
 	}
@@ -267,8 +261,7 @@ func (dm *direct) chain(p *prog, sc *scratch, c int32) bool {
 	for k := range keys {
 		es[k] = keys[k].r
 	}
-	n := len(p.starts) - 1
-	up := dm.index[int(at[c])+n : int(at[c+1])+n]
+	up := dm.ups(p, int(c))
 	limit := maxDirectCandidates - int(at[nc+1]-at[nc])
 	// The chain of the entry before: entries whose heads are prefixes of
 	// each other, shortest first.
@@ -294,7 +287,7 @@ func (dm *direct) chain(p *prog, sc *scratch, c int32) bool {
 // input up to its first End byte.
 func (dm *direct) match(p *prog, in string) (uint32, int) {
 	lead := int(dm.lead)
-	if lead > 0 && (len(in) < lead || in[:lead] != p.all[p.starts[0]:int(p.starts[0])+lead]) {
+	if lead > 0 && (len(in) < lead || in[:lead] != p.pattern(0)[:lead]) {
 		return 0, 0
 	}
 	nc := p.nclass
@@ -318,12 +311,12 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 			hi = mid
 		}
 	}
-	up := dm.index[int(at[c])+len(p.starts)-1:]
+	up := dm.ups(p, c)
 	best, tried := uint32(0), 0
 	for k := lo - 1; k >= 0; k = int(up[k]) - 1 {
 		if r := int32(bucket[k]); best == 0 || uint32(r)+1 < best {
 			tried++
-			if p.matchOne(r, in, dm.star(p, r)) {
+			if dm.matchOne(p, r, in) {
 				best = uint32(r) + 1
 			}
 		}
@@ -333,7 +326,7 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 			break
 		}
 		tried++
-		if p.matchOne(int32(r), in, dm.star(p, int32(r))) {
+		if dm.matchOne(p, int32(r), in) {
 			return uint32(r) + 1, tried
 		}
 	}
@@ -352,11 +345,17 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 			r, a = int32(a[0]), a[1:]
 		}
 		tried++
-		if p.matchOne(r, in, dm.star(p, r)) {
+		if dm.matchOne(p, r, in) {
 			return uint32(r) + 1, tried
 		}
 	}
 	return 0, tried
+}
+
+// ups returns the up entries of the bucket of class c (see direct).
+func (dm *direct) ups(p *prog, c int) []uint16 {
+	at, n := dm.index, len(p.starts)-1
+	return dm.index[int(at[c])+n : int(at[c+1])+n]
 }
 
 // star returns the offset of the first star of the pattern of rank r in
@@ -365,17 +364,16 @@ func (dm *direct) star(p *prog, r int32) int32 {
 	return int32(dm.index[len(dm.index)-(len(p.starts)-1)+int(r)]) - 1
 }
 
-// matchOne reports whether the pattern of rank r, whose first star is at
-// star, matches in (a prefix of it, or all of it when the pattern is
-// anchored). Its pieces between stars
+// matchOne reports whether the pattern of rank r matches in (a prefix of
+// it, or all of it when the pattern is anchored). Its pieces between stars
 // are looked for in turn, each at its leftmost place after the one before:
 // that leaves the most input for the rest, so it finds a match if there is
 // one, each piece's search reading the input from the end of the last
 // (see maxDirectPiece).
-func (p *prog) matchOne(r int32, in string, star int32) bool {
-	b := p.all[p.starts[r] : p.starts[r+1]-1]
+func (dm *direct) matchOne(p *prog, r int32, in string) bool {
+	b := p.pattern(r)
 	anchored := p.anchored(r)
-	i := int(star)
+	i := int(dm.star(p, r))
 	if i < 0 {
 		// Most candidates differ from the input before their end: their
 		// last byte tells them apart, and costs no call.

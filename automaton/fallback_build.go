@@ -227,7 +227,7 @@ func buildFallback(p *prog) *fallback {
 	occAt := make([]int32, n+1)
 	occ := make([]int32, 0, stars)
 	for r := 0; r < n; r++ {
-		b := p.all[p.starts[r] : p.starts[r+1]-1]
+		b := p.pattern(int32(r))
 		i := strings.IndexByte(b, Wildcard)
 		if i < 0 {
 			i = len(b)

@@ -48,6 +48,10 @@ const (
 	itemEnd
 )
 
+// pattern returns the bytes of the pattern of rank r (its end item left
+// out).
+func (p *prog) pattern(r int32) string { return p.all[p.starts[r] : p.starts[r+1]-1] }
+
 // rank returns the rank of the pattern item it belongs to.
 func (p *prog) rank(it int32) int32 {
 	lo, hi := 0, len(p.starts)-2

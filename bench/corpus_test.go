@@ -467,9 +467,8 @@ func BenchmarkRealCorpusDecideTwice(b *testing.B) {
 // BenchmarkRealCorpusDecide is BenchmarkRealCorpus without the parsing: every
 // library first parses and binds every file that every library finished and
 // decides its URLs (untimed, warmUp: all of them stay in memory, and ours
-// is past its warm-up and has built the automaton states the URLs
-// visit), then one timed op
-// decides every URL of every file, in file order. ns/URL is the cost of one
+// is past its warm-up and has built the automaton states the URLs visit),
+// then one timed op decides every URL of every file, in file order. ns/URL is the cost of one
 // decision on real files with their real URLs, averaged over all of them:
 // what a crawler pays, in the steady state, once its robots.txt files are
 // compiled. BenchmarkRealCorpus times the whole sequence, first decisions

@@ -275,10 +275,9 @@ func (m *Matcher) span(url string) (slash bool, path string) {
 // Allowed reports whether url may be fetched: Decide(url).Allowed, without
 // building the Decision (the form for crawlers that need only the answer).
 // It allocates nothing in the warm-up or once the automaton states the URL
-// visits exist. Like
-// Decide it reads text that is not a URL or a path (IsURL: "g/x") as
-// Google's library does, from its first '/'; pass absolute URLs, or use
-// Decide, whose Decision.NotURL says so.
+// visits exist. Like Decide it reads text that is not a URL or a path
+// (IsURL: "g/x") as Google's library does, from its first '/'; pass
+// absolute URLs, or use Decide, whose Decision.NotURL says so.
 func (m *Matcher) Allowed(url string) bool {
 	if m.fixed != 0 {
 		return m.fixed == ReasonAllowAll
