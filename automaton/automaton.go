@@ -69,11 +69,15 @@
 // the bytes all patterns start with (a URL path's '/') is the input's byte
 // there, and those with no such byte; where the former are many, only
 // those whose bytes before their first star are a prefix of the input,
-// found by a binary search. An automaton in which an input could have
-// more than a few dozen candidates, or with a piece after a star longer
-// than a few dozen bytes, has no warm-up, so a warm-up input costs at
-// most that many times its bytes times a short piece's, plus the
-// patterns'.
+// found by a binary search. The direct matcher tries at most a few dozen
+// candidates on an input, and looks for at most a few dozen bytes of a
+// piece after a star, so a warm-up input costs at most that many times
+// its bytes times a short piece's, plus the patterns'. An input it cannot
+// decide within those bounds (more candidates, or a long piece whose first
+// bytes occur where the rest does not follow) ends the warm-up: the DFA
+// decides it and the inputs after it. An automaton whose every input would
+// (more than a few dozen patterns with a star right after the common
+// bytes) has no warm-up.
 //
 // Concurrency. A Set is safe for concurrent use. The scan reads transition
 // cells with atomic loads and takes no lock; a cell not computed yet is
@@ -182,12 +186,12 @@ type Options struct {
 	End string
 	// WarmUp is the number of inputs decided by matching the patterns one
 	// by one, best first, before the DFA builds its first state; 0 means
-	// DefaultWarmUp, a negative value none. An automaton whose patterns are
-	// too many for that to be cheap (more than a few dozen could match one
-	// input), or have long pieces after a star, has no warm-up. Most automata a crawler keeps decide fewer
-	// inputs than that, and then never build a state: deciding them costs
-	// less in all, though an input costs more than on built states, and
-	// they hold less memory (see the package doc).
+	// DefaultWarmUp, a negative value none. The warm-up ends early at an
+	// input that more than a few dozen patterns could match, and an
+	// automaton whose every input could has none (see the package doc).
+	// Most automata a crawler keeps decide fewer inputs than that, and then
+	// never build a state: deciding them costs less in all, though an
+	// input costs more than on built states, and they hold less memory.
 	WarmUp int
 }
 
@@ -241,6 +245,9 @@ type dfa struct {
 	// warm-up lasts while no generation exists (cur is nil).
 	dir  direct
 	warm int32 // the inputs of the warm-up, when there is one
+	// ended is the number of inputs decided directly, +1, when the
+	// warm-up ended before its count (endWarmUp); 0 otherwise.
+	ended atomic.Int32
 	// mu guards misses: the current generation's growth and its
 	// replacement.
 	mu       sync.Mutex
@@ -302,12 +309,25 @@ func (d *dfa) directs() int64 {
 	if d.dir.index == nil {
 		return 0
 	}
+	if e := d.ended.Load(); e > 0 {
+		return int64(e - 1)
+	}
 	// skip first: once cur exists, skip counts the fallback's inputs.
 	left := d.skip.Load()
 	if d.cur.Load() == nil {
 		return int64(min(max(d.warm+1-left, 0), d.warm))
 	}
 	return int64(d.warm)
+}
+
+// endWarmUp ends the warm-up before its count: the direct matcher gave up
+// on an input (directGaveUp), and the DFA decides it and the inputs after
+// it.
+func (d *dfa) endWarmUp() {
+	// The input that gave up was counted down; those before it were
+	// decided directly.
+	left := d.skip.Swap(0)
+	d.ended.CompareAndSwap(0, min(max(d.warm-left, 0), d.warm)+1)
 }
 
 // startGen makes d's first generation, under d.mu or before d is shared.

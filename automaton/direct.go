@@ -35,31 +35,34 @@ import (
 // and the entries up from it: among them every entry whose head is a
 // prefix of the input (such a head sorts between that entry's and the
 // input, so it is a prefix of that entry's head too), and others that
-// fail at once. Such a bucket is kept only when no chain up, with the
-// list, is longer than maxDirectCandidates.
+// fail at once.
 //
-// So an automaton uses the direct matcher only when no input has more than
-// maxDirectCandidates candidates (directFor), and, its pieces after a
-// first star being short (maxDirectPiece), a candidate costs O(its bytes +
-// the input's times maxDirectPiece) at worst (matchOne): an input costs at
-// most maxDirectCandidates times that, plus a binary search in a large
-// bucket.
+// The direct matcher tries at most maxDirectCandidates patterns on an
+// input, each costing O(its bytes + the input's times maxDirectPiece) at
+// worst (matchOne), plus a binary search in a large bucket. Where an input
+// has more candidates (a long chain up), or a piece longer than
+// maxDirectPiece found where it might not be the leftmost, it gives up
+// (directGaveUp): the warm-up ends there, and the DFA decides that input
+// and the ones after it. An automaton whose every input would give up
+// (more than maxDirectCandidates patterns with no byte after the lead), or
+// with a bucket too large to sort (maxChainedBucket), has no warm-up
+// (directFor).
 //
 // The direct matcher shares nothing with the DFA but the prog's layout and
 // classes; the differential tests compare all three matchers with the
 // reference.
 
-// maxDirectCandidates is the most patterns the direct matcher may try on
-// one input: an automaton in which an input could have more candidates
-// decides with its DFA from the first input.
+// maxDirectCandidates is the most patterns the direct matcher may try, or
+// step over, on one input: an input with more candidates ends the
+// warm-up, and the DFA decides it.
 const maxDirectCandidates = 32
 
 // maxChainedBucket is the largest bucket the direct matcher sorts by head:
-// sorting costs Compile about log2(maxChainedBucket) comparisons a pattern,
-// each of two words or, among heads that share eight bytes after the lead,
-// of two heads. An automaton with a larger bucket decides with its DFA
-// from the first input.
-const maxChainedBucket = 256
+// sorting costs Compile about log2(maxChainedBucket) comparisons a pattern
+// of two words, and reads the heads once for each run of them that share
+// the bytes of a word (sortHeads). An automaton with a larger bucket
+// decides with its DFA from the first input.
+const maxChainedBucket = 1 << 12
 
 // DefaultWarmUp is the number of inputs the direct matcher decides, when
 // the automaton has one, before the DFA builds its first state
@@ -81,21 +84,21 @@ type direct struct {
 	index []uint16
 }
 
-// maxDirectPiece is the longest piece after a first star (the bytes
-// between two stars, or after the last) that the direct matcher looks for
-// in an input: an automaton with a longer one has no warm-up. A search of
-// a piece of m bytes costs O(len(input) * m) at worst in the standard
-// library's strings.Index (its brute force on short needles, Rabin-Karp
-// with chosen collisions on long ones), so the bound keeps every candidate
-// linear in the input.
+// maxDirectPiece is the most bytes of a piece after a first star (the
+// bytes between two stars, or after the last) that the direct matcher
+// looks for in an input (see find). A search of a piece of m bytes costs
+// O(len(input) * m) at worst in the standard library's strings.Index (its
+// brute force on short needles, Rabin-Karp with chosen collisions on long
+// ones), so the bound keeps every candidate linear in the input.
 const maxDirectPiece = 32
 
 // max16 bounds the index's 16-bit offsets, ranks and first stars.
 const max16 = 1<<16 - 1
 
-// directFor returns the direct matcher's index for p, and false when some
-// input would have more than maxDirectCandidates candidates or a bound
-// above is passed (maxChainedBucket, maxDirectPiece, 16 bits).
+// directFor returns the direct matcher's index for p, and false when every
+// input with a byte after the lead would have more than
+// maxDirectCandidates candidates, or a bucket is larger than
+// maxChainedBucket, or the index passes its 16 bits.
 func directFor(p *prog, sc *scratch) (direct, bool) {
 	n := int32(len(p.starts) - 1)
 	if n == 0 {
@@ -109,12 +112,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 		lead = int32(i)
 	}
 	for r := int32(1); r < n && lead > 0; r++ {
-		b := p.pattern(r)
-		k := int32(0)
-		for k < lead && int(k) < len(b) && b[k] == first[k] {
-			k++
-		}
-		lead = k
+		lead = int32(commonPrefix(first[:lead], p.pattern(r)))
 	}
 	nc := int32(p.nclass)
 	// A bucket's key: the class of the byte after the lead, nc for none.
@@ -160,29 +158,17 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	}
 	copy(at[1:], at[:nc+1])
 	at[0] = uint16(nc + 2)
-	// Each pattern's first star, +1 (0: none), within 16 bits, and every
-	// piece after it short (see maxDirectPiece).
+	// Each pattern's first star, +1 (0: none), within 16 bits.
 	for r := range n {
-		b := p.pattern(r)
-		star := strings.IndexByte(b, Wildcard)
+		star := strings.IndexByte(p.pattern(r), Wildcard)
 		if star >= max16-1 {
 			return direct{}, false
 		}
 		index[nc+2+2*n+r] = uint16(star + 1)
-		for rest := b[star+1:]; star >= 0 && rest != ""; {
-			end := strings.IndexByte(rest, Wildcard)
-			if end < 0 {
-				end = len(rest)
-			}
-			if end > maxDirectPiece {
-				return direct{}, false
-			}
-			rest = rest[min(end+1, len(rest)):]
-		}
 	}
 	for c := range nc {
-		if chained(count[c], everywhere) && !dm.chain(p, sc, c) {
-			return direct{}, false
+		if chained(count[c], everywhere) {
+			dm.chain(p, sc, c)
 		}
 	}
 	return dm, true
@@ -204,69 +190,31 @@ func (dm *direct) head(p *prog, r int32) string {
 	return b
 }
 
-// headKey is a sort key of a pattern's head: its bytes after the bucket's
-// byte (the ones before are the same in a bucket), the first eight of
-// them big-endian, zeros after its end. A key smaller than another's is a
-// head that sorts first; equal keys are compared whole.
-type headKey struct {
-	key uint64
-	r   uint16
-}
+// headKeyBytes is the number of a head's bytes in one sort key (see
+// sortHeads).
+const headKeyBytes = 6
 
 // chain sorts the bucket of class c by head (then rank) and points each
-// entry up, and reports whether no chain up, with the patterns that have
-// no byte after the lead, is longer than maxDirectCandidates.
-func (dm *direct) chain(p *prog, sc *scratch, c int32) bool {
+// entry up.
+func (dm *direct) chain(p *prog, sc *scratch, c int32) {
 	nc := int32(p.nclass)
 	at := dm.index[:nc+2]
 	es := dm.index[at[c]:at[c+1]]
-	from := int(dm.lead) + 1
 	keys := sc.heads[:0]
 	for _, r := range es {
-		h := dm.head(p, int32(r))
-		var k uint64
-		for i := from; i < from+8; i++ {
-			k <<= 8
-			if i < len(h) {
-				k |= uint64(h[i])
-			}
-		}
-		keys = append(keys, headKey{k, r})
+		keys = append(keys, uint64(r))
 	}
 	sc.heads = keys
-	// By key (a compare of two words), then each run of equal keys by the
-	// whole heads: the heads are read only in runs, which in real files
-	// are rules that share eight bytes after the lead.
-	slices.SortFunc(keys, func(a, b headKey) int {
-		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
-		}
-		return cmp.Compare(a.r, b.r)
-	})
-	for i := 0; i < len(keys); {
-		j := i + 1
-		for j < len(keys) && keys[j].key == keys[i].key {
-			j++
-		}
-		if j-i > 1 {
-			slices.SortFunc(keys[i:j], func(a, b headKey) int {
-				if c := strings.Compare(dm.head(p, int32(a.r)), dm.head(p, int32(b.r))); c != 0 {
-					return c
-				}
-				return cmp.Compare(a.r, b.r)
-			})
-		}
-		i = j
-	}
+	// The bytes before the lead's end and the bucket's byte are the same
+	// in a bucket.
+	dm.sortHeads(p, keys, int(dm.lead)+1)
 	for k := range keys {
-		es[k] = keys[k].r
+		es[k] = uint16(keys[k])
 	}
 	up := dm.ups(p, int(c))
-	limit := maxDirectCandidates - int(at[nc+1]-at[nc])
 	// The chain of the entry before: entries whose heads are prefixes of
 	// each other, shortest first.
-	var chain [maxDirectCandidates + 1]int
-	stack := chain[:0]
+	stack := sc.order[:0]
 	for k, r := range es {
 		h := dm.head(p, int32(r))
 		for len(stack) > 0 && !strings.HasPrefix(h, dm.head(p, int32(es[stack[len(stack)-1]]))) {
@@ -275,16 +223,92 @@ func (dm *direct) chain(p *prog, sc *scratch, c int32) bool {
 		if len(stack) > 0 {
 			up[k] = uint16(stack[len(stack)-1] + 1)
 		}
-		if stack = append(stack, k); len(stack) > limit {
-			return false
-		}
+		stack = append(stack, int32(k))
 	}
-	return true
+	sc.order = stack
 }
 
-// match returns the best pattern (rank+1) that matches in, 0 if none, and
-// the number of patterns it tried (at most maxDirectCandidates): in is the
-// input up to its first End byte.
+// directGaveUp is match's answer when the direct matcher cannot decide an
+// input cheaply: more than maxDirectCandidates candidates, or a long piece
+// (see matchOne). The warm-up then ends, and the DFA decides the input.
+const directGaveUp = ^uint32(0)
+
+// sortHeads sorts keys, ranks in their low 16 bits, by the heads of their
+// patterns, then rank, when the heads have the same bytes before from. It
+// sorts them by words, each headKeyBytes bytes of the heads from from,
+// big-endian and zeros after a head's end, over the rank; then each run of
+// keys with the same bytes by the bytes after them, so that a head is read
+// only as far as others share it: O(n log n) comparisons of words, and the
+// heads' bytes once for each of the runs they are in.
+func (dm *direct) sortHeads(p *prog, keys []uint64, from int) {
+	// Bytes all the heads share need no key: the run starts after them.
+	first := dm.head(p, int32(uint16(keys[0])))
+	common := len(first)
+	for _, key := range keys[1:] {
+		common = commonPrefix(first[:common], dm.head(p, int32(uint16(key))))
+	}
+	from = max(from, common)
+	longer := false // some head goes on past the bytes of this key
+	for i, key := range keys {
+		r := uint16(key)
+		h := dm.head(p, int32(r))
+		var k uint64
+		for j := from; j < from+headKeyBytes; j++ {
+			k <<= 8
+			if j < len(h) {
+				k |= uint64(h[j])
+			}
+		}
+		keys[i] = k<<16 | uint64(r)
+		longer = longer || len(h) > from+headKeyBytes
+	}
+	slices.Sort(keys)
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j]>>16 == keys[i]>>16 {
+			j++
+		}
+		switch {
+		case j-i < 2:
+		case longer:
+			dm.sortHeads(p, keys[i:j], from+headKeyBytes)
+		default:
+			// The heads end within these bytes, so are equal but for
+			// NULs against their ends.
+			slices.SortFunc(keys[i:j], func(a, b uint64) int {
+				if c := strings.Compare(dm.head(p, int32(uint16(a))), dm.head(p, int32(uint16(b)))); c != 0 {
+					return c
+				}
+				return cmp.Compare(uint16(a), uint16(b))
+			})
+		}
+		i = j
+	}
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b,
+// comparing them in halves (as many compares as the prefix has bits, each
+// of memory-speed equality).
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	if a[:n] == b[:n] {
+		return n
+	}
+	lo, hi := 0, n-1 // a[:lo] == b[:lo], a[:hi+1] != b[:hi+1]
+	for lo < hi {
+		mid := int(uint(lo+hi+1) >> 1)
+		if a[:mid] == b[:mid] {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// match returns the best pattern (rank+1) that matches in, 0 if none, or
+// directGaveUp, and the number of patterns it tried or stepped over (at
+// most maxDirectCandidates): in is the input up to its first End byte.
 func (dm *direct) match(p *prog, in string) (uint32, int) {
 	lead := int(dm.lead)
 	if lead > 0 && (len(in) < lead || in[:lead] != p.pattern(0)[:lead]) {
@@ -311,13 +335,21 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 			hi = mid
 		}
 	}
+	// Every step up counts, tried or not, with the list: a chain is as
+	// long as the heads that are prefixes of each other, which a file may
+	// make long.
 	up := dm.ups(p, c)
 	best, tried := uint32(0), 0
 	for k := lo - 1; k >= 0; k = int(up[k]) - 1 {
+		if tried++; tried+len(everywhere) > maxDirectCandidates {
+			return directGaveUp, tried - 1
+		}
 		if r := int32(bucket[k]); best == 0 || uint32(r)+1 < best {
-			tried++
-			if dm.matchOne(p, r, in) {
+			switch dm.matchOne(p, r, in) {
+			case matched:
 				best = uint32(r) + 1
+			case gaveUp:
+				return directGaveUp, tried
 			}
 		}
 	}
@@ -326,8 +358,11 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 			break
 		}
 		tried++
-		if dm.matchOne(p, int32(r), in) {
+		switch dm.matchOne(p, int32(r), in) {
+		case matched:
 			return uint32(r) + 1, tried
+		case gaveUp:
+			return directGaveUp, tried
 		}
 	}
 	return best, tried
@@ -345,8 +380,11 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 			r, a = int32(a[0]), a[1:]
 		}
 		tried++
-		if dm.matchOne(p, r, in) {
+		switch dm.matchOne(p, r, in) {
+		case matched:
 			return uint32(r) + 1, tried
+		case gaveUp:
+			return directGaveUp, tried
 		}
 	}
 	return 0, tried
@@ -364,13 +402,20 @@ func (dm *direct) star(p *prog, r int32) int32 {
 	return int32(dm.index[len(dm.index)-(len(p.starts)-1)+int(r)]) - 1
 }
 
+// matchOne's answers.
+const (
+	unmatched = iota
+	matched
+	gaveUp // a long piece found where it might not be the leftmost (see find)
+)
+
 // matchOne reports whether the pattern of rank r matches in (a prefix of
 // it, or all of it when the pattern is anchored). Its pieces between stars
 // are looked for in turn, each at its leftmost place after the one before:
 // that leaves the most input for the rest, so it finds a match if there is
 // one, each piece's search reading the input from the end of the last
-// (see maxDirectPiece).
-func (dm *direct) matchOne(p *prog, r int32, in string) bool {
+// (see find).
+func (dm *direct) matchOne(p *prog, r int32, in string) int {
 	b := p.pattern(r)
 	anchored := p.anchored(r)
 	i := int(dm.star(p, r))
@@ -378,31 +423,59 @@ func (dm *direct) matchOne(p *prog, r int32, in string) bool {
 		// Most candidates differ from the input before their end: their
 		// last byte tells them apart, and costs no call.
 		if len(in) < len(b) || len(b) > 0 && in[len(b)-1] != b[len(b)-1] {
-			return false
+			return unmatched
 		}
-		if anchored {
-			return len(in) == len(b) && in[:len(b)] == b
+		if anchored && len(in) != len(b) || in[:len(b)] != b {
+			return unmatched
 		}
-		return in[:len(b)] == b
+		return matched
 	}
 	if !strings.HasPrefix(in, b[:i]) {
-		return false
+		return unmatched
 	}
 	// Stars are collapsed and never last (simplify): each piece is
 	// non-empty.
 	pos, b := i, b[i+1:]
 	for {
 		j := strings.IndexByte(b, Wildcard)
-		if j < 0 {
-			if anchored {
-				return len(in)-len(b) >= pos && strings.HasSuffix(in, b)
+		if j < 0 && anchored {
+			if len(in)-len(b) >= pos && strings.HasSuffix(in, b) {
+				return matched
 			}
-			return strings.Contains(in[pos:], b)
+			return unmatched
 		}
-		k := strings.Index(in[pos:], b[:j])
-		if k < 0 {
-			return false
+		piece := b
+		if j >= 0 {
+			piece = b[:j]
+		}
+		k := find(in[pos:], piece)
+		switch {
+		case k == -1:
+			return unmatched
+		case k < 0:
+			return gaveUp
+		case j < 0:
+			return matched
 		}
 		pos, b = pos+k+j, b[j+1:]
 	}
+}
+
+// find returns the offset of the first occurrence of piece in s, -1 if
+// there is none, or -2 when piece is longer than maxDirectPiece and its
+// first maxDirectPiece bytes occur first where the rest does not follow.
+// strings.Index costs O(len(s) * len(piece)) at worst (its brute force on
+// short needles, Rabin-Karp with chosen collisions on long ones): a long
+// piece is looked for by its first maxDirectPiece bytes, and verified where
+// they first occur, so that a search costs O(len(s) * maxDirectPiece +
+// len(piece)) at worst.
+func find(s, piece string) int {
+	if len(piece) <= maxDirectPiece {
+		return strings.Index(s, piece)
+	}
+	k := strings.Index(s, piece[:maxDirectPiece])
+	if k < 0 || strings.HasPrefix(s[k:], piece) {
+		return k
+	}
+	return -2
 }

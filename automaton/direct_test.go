@@ -29,27 +29,30 @@ func TestDirect_WarmUpThenDFA(t *testing.T) {
 	}
 }
 
-// TestDirect_OnlyWhenFewCandidates checks that an automaton whose inputs
-// could have more than maxDirectCandidates candidates has no warm-up, and
-// that one with that many has: a chain of patterns each a prefix of the
-// next ("/a", "/aa", ...) are all candidates of one input, siblings
+// TestDirect_FewCandidatesOrTheDFA checks that an automaton whose inputs
+// all have more than maxDirectCandidates candidates has no warm-up, and
+// that in one with a warm-up, an input with more ends it: the DFA decides
+// that input and the ones after it. A chain of patterns each a prefix of
+// the next ("/a", "/aa", ...) are all candidates of one input, siblings
 // ("/a0", "/a1", ...) are not, and the patterns with a star after the
 // lead ("/*b0", ...) are candidates of every input.
-func TestDirect_OnlyWhenFewCandidates(t *testing.T) {
+func TestDirect_FewCandidatesOrTheDFA(t *testing.T) {
 	for _, tc := range []struct {
 		chain, siblings, everywhere int
-		want                        bool
+		warmUp, ends                bool // a warm-up; the input down the longest chain ends it
 	}{
-		{maxDirectCandidates, 0, 0, true},
-		{maxDirectCandidates + 1, 0, 0, false},
-		{maxDirectCandidates / 2, 0, maxDirectCandidates / 2, true},
-		{maxDirectCandidates / 2, 0, maxDirectCandidates/2 + 1, false},
-		{1, 0, maxDirectCandidates + 1, false},
-		{0, 200, 0, true},                        // a large bucket, three deep ("/a1", "/a19", "/a199")
-		{maxDirectCandidates - 3, 200, 0, true},  // "/a" is a prefix of both
-		{maxDirectCandidates + 1, 200, 0, false}, // and chains do not add up
-		{0, 200, maxDirectCandidates - 3, true},  // three deep and the list
-		{0, 200, maxDirectCandidates - 2, false}, // one more
+		{maxDirectCandidates, 0, 0, true, false},
+		{maxDirectCandidates + 1, 0, 0, true, true},
+		{maxDirectCandidates / 2, 0, maxDirectCandidates / 2, true, false},
+		{maxDirectCandidates / 2, 0, maxDirectCandidates/2 + 1, true, true},
+		{1, 0, maxDirectCandidates + 1, false, true},
+		{0, 200, 0, true, false},                       // a large bucket, three deep ("/a1", "/a19", "/a199")
+		{maxDirectCandidates - 3, 200, 0, true, false}, // "/a" is a prefix of both
+		{maxDirectCandidates + 1, 200, 0, true, true},  // and chains do not add up
+		{0, 200, maxDirectCandidates - 3, true, false}, // three deep and the list
+		{0, 200, maxDirectCandidates - 2, true, true},  // one more
+		{0, maxChainedBucket, 0, true, false},          // the largest bucket sorted
+		{0, maxChainedBucket + 1, 0, false, true},      // too large to sort
 	} {
 		var ps []Pattern
 		for i := range tc.chain {
@@ -63,12 +66,28 @@ func TestDirect_OnlyWhenFewCandidates(t *testing.T) {
 			ps = append(ps, Pattern{Bytes: fmt.Sprintf("/*b%d", i), Priority: uint64(i)})
 		}
 		ps = append(ps, Pattern{Bytes: "/c"}) // a bucket of its own
+		name := fmt.Sprintf("a chain of %d, %d siblings, %d everywhere", tc.chain, tc.siblings, tc.everywhere)
 		set := Compile(ps, Options{})
-		set.Match("/a1b3")
-		if got := set.Stats().Direct > 0; got != tc.want {
-			t.Errorf("a chain of %d, %d siblings, %d everywhere: warm-up %v, want %v", tc.chain, tc.siblings, tc.everywhere, got, tc.want)
+		if got := set.d.dir.index != nil; got != tc.warmUp {
+			t.Errorf("%s: warm-up %v, want %v", name, got, tc.warmUp)
+			continue
 		}
-		for _, in := range []string{"/a1b3", "/aaaa", "/a123b1", "/c", "/a49", "/a"} {
+		down := "/a199" // the longest chain
+		if tc.chain > 0 {
+			down = "/" + strings.Repeat("a", tc.chain)
+		}
+		for _, in := range []string{"/c", down} {
+			if got, want := set.Match(in), bruteBest(ps, in); got != want {
+				t.Fatalf("%s: Match(%q) = %d, want %d", name, in, got, want)
+			}
+		}
+		if st := set.Stats(); st.Fallback != 0 {
+			t.Errorf("%s: %d inputs decided by the fallback, want none (the DFA decides when the warm-up ends)", name, st.Fallback)
+		}
+		if st := set.Stats(); tc.warmUp && (st.Direct != 1 || st.States == 0) != !tc.ends {
+			t.Errorf("%s: %d inputs decided directly, %d states built: the input down the chain ended the warm-up %v, want %v", name, st.Direct, st.States, !tc.ends, tc.ends)
+		}
+		for _, in := range []string{"/a1b3", "/aaaa", "/a123b1", "/c", "/a49", "/a", down} {
 			checkAgainstBrute(t, ps, set, in)
 		}
 	}
@@ -91,27 +110,50 @@ func TestDirect_Lead(t *testing.T) {
 			checkAgainstBrute(t, ps, Compile(ps, Options{}), in)
 		}
 	}
-	// A first star too far for the index's 16 bits, and a piece after a
-	// star longer than maxDirectPiece: no warm-up (the DFA decides).
+	// A first star too far for the index's 16 bits: no warm-up (the DFA
+	// decides).
 	long := "/" + strings.Repeat("a", 1<<16)
+	set := Compile([]Pattern{{Bytes: long + "*b", Priority: 2}, {Bytes: "/c"}}, Options{})
+	if set.d.dir.index != nil {
+		t.Error("a first star past 16 bits, and a warm-up")
+	}
+}
+
+// TestDirect_LongPieces checks pieces after a star longer than
+// maxDirectPiece: the direct matcher looks for their first maxDirectPiece
+// bytes, and where those occur first without the rest of the piece, ends
+// the warm-up (the DFA decides), since the piece may occur further on.
+func TestDirect_LongPieces(t *testing.T) {
 	piece := strings.Repeat("b", maxDirectPiece)
 	for _, tc := range []struct {
 		ps   []Pattern
-		want bool
+		in   string
+		ends bool
 	}{
-		{[]Pattern{{Bytes: long + "*b", Priority: 2}, {Bytes: "/c"}}, false},
-		{[]Pattern{{Bytes: "/a*" + piece, Priority: 2}, {Bytes: "/c*x*" + piece}}, true},
-		{[]Pattern{{Bytes: "/a*" + piece + "b", Priority: 2}, {Bytes: "/c"}}, false},
-		{[]Pattern{{Bytes: "/a*x*" + piece + "b*y", Priority: 2}, {Bytes: "/c"}}, false},
-		{[]Pattern{{Bytes: "/a" + piece + piece + "*x", Priority: 2}, {Bytes: "/c"}}, true}, // a long head is compared, not searched
+		{[]Pattern{{Bytes: "/a*" + piece, Priority: 2}, {Bytes: "/c*x*" + piece}}, "/a" + piece + "b", false},
+		{[]Pattern{{Bytes: "/a*" + piece + "c", Priority: 2}, {Bytes: "/c"}}, "/a" + piece + "c", false},
+		{[]Pattern{{Bytes: "/a*" + piece + "c", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "b" + "c", true},
+		{[]Pattern{{Bytes: "/a*" + piece + "c", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "d", true},
+		{[]Pattern{{Bytes: "/a*" + piece + "c", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece[1:] + "c", false}, // the first bytes do not occur
+		{[]Pattern{{Bytes: "/a*x*" + piece + "b*y", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "by", false},
+		{[]Pattern{{Bytes: "/a*x*" + piece + "c*y", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "b" + piece + "cy", true},
+		{[]Pattern{{Bytes: "/a*" + piece + "c", Anchored: true, Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "b" + piece + "c", false}, // the last piece of an anchored pattern is compared, not searched
+		{[]Pattern{{Bytes: "/a" + piece + piece + "*x", Priority: 2}, {Bytes: "/c"}}, "/a" + piece + piece + "x", false},                // a long head is compared, not searched
 	} {
 		set := Compile(tc.ps, Options{})
-		in := "/a" + piece + "b"
-		if got, want := set.Match(in), bruteBest(tc.ps, in); got != want {
-			t.Errorf("Match(%.20q...) = %d, want %d", in, got, want)
+		if set.d.dir.index == nil {
+			t.Fatalf("patterns %.40q...: no warm-up", tc.ps[0].Bytes)
 		}
-		if got := set.Stats().Direct > 0; got != tc.want {
-			t.Errorf("patterns %.40q...: warm-up %v, want %v", tc.ps[0].Bytes, got, tc.want)
+		for _, in := range []string{"/c", tc.in} {
+			if got, want := set.Match(in), bruteBest(tc.ps, in); got != want {
+				t.Errorf("Match(%.50q...) = %d, want %d", in, got, want)
+			}
+		}
+		if st := set.Stats(); st.Fallback != 0 || (st.Direct != 2 || st.States != 0) != tc.ends {
+			t.Errorf("patterns %.40q..., input %.50q: %d decided directly, %d states; the warm-up ended %v, want %v", tc.ps[0].Bytes, tc.in, st.Direct, st.States, st.States != 0, tc.ends)
+		}
+		for _, in := range []string{"/a" + piece + "b", tc.in, "/a", "/c" + piece} {
+			checkAgainstBrute(t, tc.ps, set, in)
 		}
 	}
 }
@@ -131,23 +173,44 @@ func TestDirect_ConcurrentHandOver(t *testing.T) {
 		inputs[i] = randInput(r, "ab/c", 12)
 		want[i] = bruteBest(ps, inputs[i])
 	}
-	set := Compile(ps, Options{WarmUp: 50})
-	var wg sync.WaitGroup
-	for g := 0; g < 4; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i, in := range inputs {
-				if got := set.Match(in); got != want[i] {
-					t.Errorf("Match(%q) = %d, want %d", in, got, want[i])
-					return
-				}
-			}
-		}()
+	// The warm-up ends at its count, or earlier at an input with too many
+	// candidates: a chain of 40 heads, each a prefix of the next.
+	var chain []Pattern
+	for i := range 40 {
+		chain = append(chain, Pattern{Bytes: "/" + strings.Repeat("a", i+1), Priority: uint64(i % 3)})
 	}
-	wg.Wait()
-	if st := set.Stats(); st.Direct == 0 || st.States == 0 {
-		t.Errorf("%d inputs decided directly, %d states built: want both", st.Direct, st.States)
+	early := make([]string, 400)
+	wantEarly := make([]int, len(early))
+	for i := range early {
+		early[i] = "/" + strings.Repeat("a", 1+r.Intn(20))
+		if i%50 == 49 {
+			early[i] = "/" + strings.Repeat("a", 45)
+		}
+		wantEarly[i] = bruteBest(chain, early[i])
+	}
+	for _, tc := range []struct {
+		ps     []Pattern
+		inputs []string
+		want   []int
+	}{{ps, inputs, want}, {chain, early, wantEarly}} {
+		set := Compile(tc.ps, Options{WarmUp: 100})
+		var wg sync.WaitGroup
+		for g := 0; g < 4; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i, in := range tc.inputs {
+					if got := set.Match(in); got != tc.want[i] {
+						t.Errorf("Match(%q) = %d, want %d", in, got, tc.want[i])
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if st := set.Stats(); st.Direct == 0 || st.Direct > 100 || st.States == 0 || st.Fallback != 0 {
+			t.Errorf("%d inputs decided directly, %d states built, %d by the fallback: want some, some, none", st.Direct, st.States, st.Fallback)
+		}
 	}
 }
 
@@ -200,13 +263,16 @@ func TestDirect_LargeBucketsAgainstBruteForce(t *testing.T) {
 // TestDirect_TriesAtMostTheBound checks the warm-up's cost bound: on sets
 // made to have many candidates (long chains of heads, many patterns with a
 // star after the lead, large buckets) and on random inputs, no input has
-// more than maxDirectCandidates patterns tried.
+// more than maxDirectCandidates patterns tried: one that would gives up
+// (directGaveUp), and the DFA decides it.
 func TestDirect_TriesAtMostTheBound(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	var sets [][]Pattern
 	var chain, stars, words []Pattern
-	for i := range maxDirectCandidates - 2 {
+	for i := range 2 * maxDirectCandidates {
 		chain = append(chain, Pattern{Bytes: "/" + strings.Repeat("a", i+1), Priority: uint64(i)})
+	}
+	for i := range maxDirectCandidates - 2 {
 		stars = append(stars, Pattern{Bytes: "/*" + strings.Repeat("a*", i) + "b", Priority: uint64(i)})
 	}
 	for i := range maxChainedBucket {
@@ -221,7 +287,7 @@ func TestDirect_TriesAtMostTheBound(t *testing.T) {
 		}
 		sets = append(sets, ps)
 	}
-	most := 0
+	most, gaveUp := 0, 0
 	for _, ps := range sets {
 		set := Compile(ps, Options{})
 		if set.d == nil || set.d.dir.index == nil {
@@ -233,6 +299,10 @@ func TestDirect_TriesAtMostTheBound(t *testing.T) {
 			if tried > maxDirectCandidates {
 				t.Fatalf("%d patterns tried on %q, more than %d\npatterns: %v", tried, in, maxDirectCandidates, ps)
 			}
+			if got == directGaveUp {
+				gaveUp++
+				continue
+			}
 			if want := bruteBest(ps, in); set.answer(got) != want {
 				t.Fatalf("match(%q) = %d, want %d", in, set.answer(got), want)
 			}
@@ -242,5 +312,8 @@ func TestDirect_TriesAtMostTheBound(t *testing.T) {
 	if most < maxDirectCandidates/2 {
 		t.Errorf("at most %d patterns tried: the sets do not come near the bound", most)
 	}
-	t.Logf("at most %d patterns tried on one input", most)
+	if gaveUp == 0 {
+		t.Error("no input had too many candidates: the sets do not pass the bound")
+	}
+	t.Logf("at most %d patterns tried on one input; %d gave up", most, gaveUp)
 }

@@ -324,9 +324,9 @@ type generation struct {
 // holds) and the pool is asked once per input, not once per miss.
 type scratch struct {
 	tnext, newStars, pstars []int32
-	order, seen             []int32   // Compile's
-	heads                   []headKey // directFor's
-	ends, classOf           []int32   // internStars'
+	order, seen             []int32  // Compile's
+	heads                   []uint64 // directFor's
+	ends, classOf           []int32  // internStars'
 	// work counts the items, stars and cells this input's misses have
 	// touched: what building its states cost (see workLimit).
 	work int

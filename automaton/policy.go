@@ -147,8 +147,20 @@ func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
 		}
 	}
 	if d.dir.index != nil && d.cur.Load() == nil {
-		ans, _ := d.dir.match(&d.prog, in[:n])
-		return ans, true
+		if ans, _ := d.dir.match(&d.prog, in[:n]); ans != directGaveUp {
+			return ans, true
+		}
+		// The direct matcher cannot decide in cheaply: the warm-up ends
+		// here, and the DFA decides in (the first generation is made).
+		d.endWarmUp()
+		g, st, best := scan(d, cls, in)
+		switch st {
+		case escapeState:
+			return 0, false
+		case giveUpState:
+			return d.giveUp(cls, in)
+		}
+		return d.end(g, st, best), true
 	}
 	f := d.fallback()
 	sc := fbPool.Get().(*fbScratch)
