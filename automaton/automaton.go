@@ -75,9 +75,11 @@
 // its bytes times a short piece's, plus the patterns'. An input it cannot
 // decide within those bounds (more candidates, or a long piece whose first
 // bytes occur where the rest does not follow) ends the warm-up: the DFA
-// decides it and the inputs after it. An automaton whose every input would
-// (more than a few dozen patterns with a star right after the common
-// bytes) has no warm-up.
+// decides it and the inputs after it. The patterns with a star right after
+// the common bytes are candidates of every input: where they are more than
+// a few, an input's are those that have a pair of bytes the input has.
+// An automaton whose every input would give up (more than a few dozen such
+// patterns with no pair) has no warm-up.
 //
 // Concurrency. A Set is safe for concurrent use. The scan reads transition
 // cells with atomic loads and takes no lock; a cell not computed yet is

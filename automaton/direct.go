@@ -23,11 +23,15 @@ import (
 // list of those that have no byte there (they end at the lead, or a star
 // follows it) and so are candidates for every input. An input that does
 // not start with the lead matches nothing; otherwise its candidates are
-// its bucket and that list.
+// its bucket and that list. A list longer than maxUnfiltered is filtered
+// by pairs of bytes: an input's candidates from it are the patterns one of
+// whose pieces has a pair of bytes that the input has too (see
+// maxUnfiltered).
 //
-// A bucket small enough that its patterns and the list are at most
-// maxDirectCandidates is kept in rank order: the two lists are merged, and
-// the first pattern that matches is the best. A larger bucket (a file with
+// A bucket small enough that its patterns and the list (none, when it is
+// filtered) are at most maxDirectCandidates is kept in rank order: the
+// two lists are merged, and the first pattern that matches is the best. A
+// larger bucket (a file with
 // a hundred rules under "/gp/") is sorted by the patterns' heads, their
 // bytes before the first star, and each entry points up to the nearest
 // entry before it whose head is a prefix of its own. The candidates of an
@@ -39,12 +43,15 @@ import (
 //
 // The direct matcher tries at most maxDirectCandidates patterns on an
 // input, each costing O(its bytes + the input's times maxDirectPiece) at
-// worst (matchOne), plus a binary search in a large bucket. Where an input
-// has more candidates (a long chain up), or a piece longer than
-// maxDirectPiece found where it might not be the leftmost, it gives up
+// worst (matchOne), plus a binary search in a large bucket, and, with a
+// filtered list, a pass over the input's pairs and one over the list.
+// Where it would try or step over more (a long chain up, many of the
+// list's patterns passing the filter), or finds a piece longer than
+// maxDirectPiece where it might not be the leftmost, it gives up
 // (directGaveUp): the warm-up ends there, and the DFA decides that input
 // and the ones after it. An automaton whose every input would give up
-// (more than maxDirectCandidates patterns with no byte after the lead), or
+// (more than maxDirectCandidates patterns with no byte after the lead and
+// no pair to filter them by), or whose list is longer than maxFiltered, or
 // with a bucket too large to sort (maxChainedBucket), has no warm-up
 // (directFor).
 //
@@ -80,8 +87,12 @@ const DefaultWarmUp = 256
 //     the entry its chain goes up to, +1 (0: none);
 //   - each pattern's first star (see star).
 type direct struct {
-	lead  int32
-	index []uint16
+	lead int32
+	// filtered: the list of patterns with no byte after the lead is
+	// filtered by pairs of bytes (see maxUnfiltered), and its keys follow
+	// the up entries in index.
+	filtered bool
+	index    []uint16
 }
 
 // maxDirectPiece is the most bytes of a piece after a first star (the
@@ -128,11 +139,16 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 		count[key(r)]++
 	}
 	everywhere := count[nc]
-	if everywhere > maxDirectCandidates {
-		return direct{}, false
+	filtered := everywhere > maxUnfiltered
+	sized := everywhere
+	if filtered {
+		sized = 0
+		if everywhere > maxFiltered {
+			return direct{}, false
+		}
 	}
 	for c := range nc {
-		if chained(count[c], everywhere) && count[c] > maxChainedBucket {
+		if chained(count[c], sized) && count[c] > maxChainedBucket {
 			return direct{}, false
 		}
 	}
@@ -142,7 +158,11 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	if nc+2+n >= max16 {
 		return direct{}, false
 	}
-	dm := direct{lead: lead, index: make([]uint16, nc+2+3*n)}
+	keys := int32(0)
+	if filtered {
+		keys = everywhere
+	}
+	dm := direct{lead: lead, filtered: filtered, index: make([]uint16, nc+2+3*n+keys)}
 	index := dm.index
 	at := index[:nc+2]
 	at[0] = uint16(nc + 2)
@@ -164,21 +184,117 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 		if star >= max16-1 {
 			return direct{}, false
 		}
-		index[nc+2+2*n+r] = uint16(star + 1)
+		index[len(index)-int(n)+int(r)] = uint16(star + 1)
 	}
 	for c := range nc {
-		if chained(count[c], everywhere) {
+		if chained(count[c], sized) {
 			dm.chain(p, sc, c)
 		}
+	}
+	if filtered && !dm.keyPairs(p) {
+		return direct{}, false
 	}
 	return dm, true
 }
 
 // chained reports whether a bucket of size patterns, with everywhere
-// patterns in the list of those with no byte after the lead, is large:
-// sorted by head, its entries pointing up.
+// patterns in the list of those with no byte after the lead (0 when the
+// list is filtered), is large: sorted by head, its entries pointing up.
 func chained(size, everywhere int32) bool {
 	return size+everywhere > maxDirectCandidates
+}
+
+// The list of patterns with no byte after the lead (a star follows it:
+// "/*.pdf$", "/*?sort=") holds candidates of every input. Where it is
+// longer than maxUnfiltered, each of its patterns is keyed by a pair of
+// bytes that follow each other in one of its pieces, the pair fewest of
+// the list's patterns have (keyPairs), and an input's candidates from the
+// list are those whose pair the input has after the lead, found by a hash
+// of its pairs (pairSet; a collision only lets a pattern through), and
+// those with no pair (pieces of one byte). An input with more than
+// maxDirectCandidates candidates gives up; an automaton whose list is
+// longer than maxFiltered has no warm-up, since reading the list costs
+// every input. LIMITS.md has the measurements behind both.
+const (
+	maxUnfiltered = 4
+	maxFiltered   = 512
+	// noPair is the key of a pattern with no pair of bytes in a piece.
+	noPair = 1 << 15
+)
+
+// pairHash hashes a pair of bytes to one of the 512 bits of a pairSet.
+func pairHash(a, b byte) uint32 {
+	return (uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> 23
+}
+
+// pairSet is the set of the hashes of the pairs of bytes of an input.
+type pairSet [8]uint64
+
+func (s *pairSet) add(in string) {
+	for i := 1; i < len(in); i++ {
+		h := pairHash(in[i-1], in[i])
+		s[h>>6] |= 1 << (h & 63)
+	}
+}
+
+func (s *pairSet) has(h uint16) bool { return s[h>>6]&(1<<(h&63)) != 0 }
+
+// keyPairs keys each pattern of the list of those with no byte after the
+// lead by the hash of a pair of its bytes (see maxUnfiltered), noPair if
+// it has none, and reports false when more than maxDirectCandidates have
+// none: every input would give up.
+func (dm *direct) keyPairs(p *prog) bool {
+	nc := p.nclass
+	at := dm.index[:nc+2]
+	list := dm.index[at[nc]:at[nc+1]]
+	keys := dm.pairKeys(p)
+	// How many of the list's patterns have each hash.
+	var count [512]uint16
+	var seen pairSet
+	each := func(r uint16, fn func(h uint32)) {
+		b := p.pattern(int32(r))
+		for i := int(dm.lead) + 1; i < len(b); i++ {
+			if b[i-1] != Wildcard && b[i] != Wildcard {
+				fn(pairHash(b[i-1], b[i]))
+			}
+		}
+	}
+	for _, r := range list {
+		seen = pairSet{}
+		each(r, func(h uint32) {
+			if !seen.has(uint16(h)) {
+				seen[h>>6] |= 1 << (h & 63)
+				count[h]++
+			}
+		})
+	}
+	none := 0
+	for k, r := range list {
+		keys[k] = noPair
+		best := uint16(max16)
+		each(r, func(h uint32) {
+			if count[h] < best {
+				keys[k], best = uint16(h), count[h]
+			}
+		})
+		if keys[k] == noPair {
+			none++
+		}
+	}
+	return none <= maxDirectCandidates
+}
+
+// pairKeys returns the keys of the list of patterns with no byte after
+// the lead (see keyPairs), in the list's order; empty when it is not
+// filtered.
+func (dm *direct) pairKeys(p *prog) []uint16 {
+	if !dm.filtered {
+		return nil
+	}
+	nc, n := p.nclass, len(p.starts)-1
+	at := dm.index[:nc+2]
+	from := int(nc) + 2 + 2*n
+	return dm.index[from : from+int(at[nc+1]-at[nc])]
 }
 
 // head returns the bytes of the pattern of rank r before its first star.
@@ -317,12 +433,31 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 	nc := p.nclass
 	at := dm.index[:nc+2]
 	everywhere := dm.index[at[nc]:at[nc+1]]
+	sized := int32(len(everywhere))
+	var passed [maxDirectCandidates]uint16
+	if dm.filtered {
+		// The list's candidates: the patterns whose pair in has, and
+		// those with none.
+		var set pairSet
+		set.add(in[lead:])
+		keys, k := dm.pairKeys(p), 0
+		for i, r := range everywhere {
+			if h := keys[i]; h == noPair || set.has(h) {
+				if k == len(passed) {
+					return directGaveUp, 0
+				}
+				passed[k] = r
+				k++
+			}
+		}
+		everywhere, sized = passed[:k], 0
+	}
 	if len(in) <= lead {
 		return dm.first(p, everywhere, nil, in)
 	}
 	c := int(p.classes[in[lead]])
 	bucket := dm.index[at[c]:at[c+1]]
-	if !chained(int32(len(bucket)), int32(len(everywhere))) {
+	if !chained(int32(len(bucket)), sized) {
 		return dm.first(p, everywhere, bucket, in)
 	}
 	// The last entry whose head sorts at or before in, then up.
@@ -369,7 +504,10 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 }
 
 // first returns the first pattern (rank+1) of a and b, two lists in rank
-// order, that matches in, 0 if none, and the number of patterns it tried.
+// order, that matches in, 0 if none, or directGaveUp, and the number of
+// patterns it tried. The lists hold at most maxDirectCandidates patterns
+// but when a is the filtered list's candidates (up to that many, with a
+// bucket of up to that many).
 func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 	tried := 0
 	for len(a) > 0 || len(b) > 0 {
@@ -379,7 +517,9 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 		} else {
 			r, a = int32(a[0]), a[1:]
 		}
-		tried++
+		if tried++; tried > maxDirectCandidates {
+			return directGaveUp, tried - 1
+		}
 		switch dm.matchOne(p, r, in) {
 		case matched:
 			return uint32(r) + 1, tried

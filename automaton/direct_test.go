@@ -3,6 +3,7 @@ package automaton
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +36,8 @@ func TestDirect_WarmUpThenDFA(t *testing.T) {
 // that input and the ones after it. A chain of patterns each a prefix of
 // the next ("/a", "/aa", ...) are all candidates of one input, siblings
 // ("/a0", "/a1", ...) are not, and the patterns with a star after the
-// lead ("/*b0", ...) are candidates of every input.
+// lead and pieces of one byte ("/*b*1", ...) are candidates of every
+// input.
 func TestDirect_FewCandidatesOrTheDFA(t *testing.T) {
 	for _, tc := range []struct {
 		chain, siblings, everywhere int
@@ -44,7 +46,7 @@ func TestDirect_FewCandidatesOrTheDFA(t *testing.T) {
 		{maxDirectCandidates, 0, 0, true, false},
 		{maxDirectCandidates + 1, 0, 0, true, true},
 		{maxDirectCandidates / 2, 0, maxDirectCandidates / 2, true, false},
-		{maxDirectCandidates / 2, 0, maxDirectCandidates/2 + 1, true, true},
+		{maxDirectCandidates / 2, 0, maxDirectCandidates/2 + 1, true, false}, // a filtered list: the input's best is found within the bound
 		{1, 0, maxDirectCandidates + 1, false, true},
 		{0, 200, 0, true, false},                       // a large bucket, three deep ("/a1", "/a19", "/a199")
 		{maxDirectCandidates - 3, 200, 0, true, false}, // "/a" is a prefix of both
@@ -63,7 +65,9 @@ func TestDirect_FewCandidatesOrTheDFA(t *testing.T) {
 			ps = append(ps, Pattern{Bytes: fmt.Sprintf("/a%d", i), Priority: uint64(i)})
 		}
 		for i := range tc.everywhere {
-			ps = append(ps, Pattern{Bytes: fmt.Sprintf("/*b%d", i), Priority: uint64(i)})
+			// Pieces of one byte ("/*b*1*2"): no pair of bytes filters
+			// them (see maxUnfiltered).
+			ps = append(ps, Pattern{Bytes: "/*" + strings.Join(strings.Split(fmt.Sprint("b", i), ""), "*"), Priority: uint64(i)})
 		}
 		ps = append(ps, Pattern{Bytes: "/c"}) // a bucket of its own
 		name := fmt.Sprintf("a chain of %d, %d siblings, %d everywhere", tc.chain, tc.siblings, tc.everywhere)
@@ -316,4 +320,75 @@ func TestDirect_TriesAtMostTheBound(t *testing.T) {
 		t.Error("no input had too many candidates: the sets do not pass the bound")
 	}
 	t.Logf("at most %d patterns tried on one input; %d gave up", most, gaveUp)
+}
+
+// TestDirect_FilteredList checks the list of patterns with a star after the
+// lead, when it is longer than maxUnfiltered: an input tries only those
+// whose pair of bytes it has (and those with none), gives up when more
+// than maxDirectCandidates pass, and an automaton whose list is longer than
+// maxFiltered, or has more than maxDirectCandidates patterns with no pair,
+// has no warm-up.
+func TestDirect_FilteredList(t *testing.T) {
+	var ps []Pattern
+	for i := range 100 {
+		ps = append(ps, Pattern{Bytes: fmt.Sprintf("/*?k%d=", i), Priority: uint64(100 + i)})
+	}
+	ps = append(ps, Pattern{Bytes: "/a", Priority: 1}, Pattern{Bytes: "/b/*c", Priority: 2}, Pattern{Bytes: "/*.pdf", Anchored: true, Priority: 50})
+	set := Compile(ps, Options{})
+	if set.d.dir.index == nil || !set.d.dir.filtered {
+		t.Fatal("no filtered warm-up")
+	}
+	var all strings.Builder
+	all.WriteString("/x?")
+	for i := range 100 {
+		fmt.Fprintf(&all, "k%d=&", i)
+	}
+	for _, tc := range []struct {
+		in       string
+		atMost   int // patterns tried
+		gaveUp   bool
+		decision int
+	}{
+		{"/a?k57=1", 3, false, 57},
+		{"/a?k5=1", 3, false, 5},
+		{"/b/x/c.pdf", 4, false, 102},
+		{"/a", 2, false, 100},
+		{"/a?q=1", 2, false, 100},
+		{all.String(), maxDirectCandidates, true, 0},
+	} {
+		got, tried := set.d.dir.match(&set.d.prog, tc.in)
+		if (got == directGaveUp) != tc.gaveUp || tried > tc.atMost {
+			t.Errorf("match(%.30q) = %d after %d tries, want give-up %v and at most %d tries", tc.in, got, tried, tc.gaveUp, tc.atMost)
+		}
+		if !tc.gaveUp && set.answer(got) != bruteBest(ps, tc.in) {
+			t.Errorf("match(%q) = %d, want %d", tc.in, set.answer(got), bruteBest(ps, tc.in))
+		}
+	}
+	for _, in := range []string{"/a?k57=1", "/b/x/c.pdf", all.String(), "/a?k99=&k9=", "/a"} {
+		checkAgainstBrute(t, ps, set, in)
+	}
+	// Two inputs (Match and MatchPrefix each) decided directly, then the
+	// third ends the warm-up.
+	if st := set.Stats(); st.Direct != 4 || st.States == 0 {
+		t.Errorf("%d decided directly, %d states built: want the third input to end the warm-up", st.Direct, st.States)
+	}
+
+	// Too long a list, or too many patterns with no pair: no warm-up.
+	long := slices.Clone(ps)
+	for i := 100; len(long) <= maxFiltered+3; i++ {
+		long = append(long, Pattern{Bytes: fmt.Sprintf("/*?k%d=", i), Priority: uint64(100 + i)})
+	}
+	unpaired := slices.Clone(ps)
+	for i := range maxDirectCandidates + 1 {
+		unpaired = append(unpaired, Pattern{Bytes: "/*" + strings.Join(strings.Split(fmt.Sprint("k", i), ""), "*"), Priority: uint64(i)})
+	}
+	for name, ps := range map[string][]Pattern{"long": long, "unpaired": unpaired, "unpaired less one": unpaired[:len(unpaired)-1]} {
+		set := Compile(ps, Options{})
+		if got, want := set.d.dir.index != nil, name == "unpaired less one"; got != want {
+			t.Errorf("%s: warm-up %v, want %v", name, got, want)
+		}
+		for _, in := range []string{"/a?k57=1", "/b/x/c.pdf", "/k/1/2"} {
+			checkAgainstBrute(t, ps, set, in)
+		}
+	}
 }
