@@ -530,7 +530,11 @@ func (d *dfa) classify(escape, end string) {
 // nothing: "/a**b*" matches as "/a*b", and an anchored "/a*" is "/a".
 func simplify(p Pattern) (b string, anchored bool) {
 	b, anchored = p.Bytes, p.Anchored
-	if strings.Contains(b, "**") {
+	i := strings.IndexByte(b, Wildcard)
+	if i < 0 { // most patterns
+		return b, anchored
+	}
+	if strings.Contains(b[i:], "**") {
 		var sb strings.Builder
 		for i := 0; i < len(b); i++ {
 			if b[i] == Wildcard && i > 0 && b[i-1] == Wildcard {

@@ -321,9 +321,14 @@ func (dm *direct) chain(p *prog, sc *scratch, c int32) {
 		keys = append(keys, uint64(r))
 	}
 	sc.heads = keys
+	tmp := sc.heads2
+	if cap(tmp) < len(keys) {
+		tmp = make([]uint64, len(keys))
+		sc.heads2 = tmp
+	}
 	// The bytes before the lead's end and the bucket's byte are the same
 	// in a bucket.
-	dm.sortHeads(p, keys, int(dm.lead)+1)
+	dm.sortHeads(p, keys, tmp[:len(keys)], int(dm.lead)+1)
 	for k := range keys {
 		es[k] = uint16(keys[k])
 	}
@@ -356,7 +361,7 @@ const directGaveUp = ^uint32(0)
 // keys with the same bytes by the bytes after them, so that a head is read
 // only as far as others share it: O(n log n) comparisons of words, and the
 // heads' bytes once for each of the runs they are in.
-func (dm *direct) sortHeads(p *prog, keys []uint64, from int) {
+func (dm *direct) sortHeads(p *prog, keys, tmp []uint64, from int) {
 	// Bytes all the heads share need no key: the run starts after them.
 	first := dm.head(p, int32(uint16(keys[0])))
 	common := len(first)
@@ -378,7 +383,7 @@ func (dm *direct) sortHeads(p *prog, keys []uint64, from int) {
 		keys[i] = k<<16 | uint64(r)
 		longer = longer || len(h) > from+headKeyBytes
 	}
-	slices.Sort(keys)
+	sortKeys(keys, tmp)
 	for i := 0; i < len(keys); {
 		j := i + 1
 		for j < len(keys) && keys[j]>>16 == keys[i]>>16 {
@@ -387,7 +392,7 @@ func (dm *direct) sortHeads(p *prog, keys []uint64, from int) {
 		switch {
 		case j-i < 2:
 		case longer:
-			dm.sortHeads(p, keys[i:j], from+headKeyBytes)
+			dm.sortHeads(p, keys[i:j], tmp[i:j], from+headKeyBytes)
 		default:
 			// The heads end within these bytes, so are equal but for
 			// NULs against their ends.
@@ -399,6 +404,45 @@ func (dm *direct) sortHeads(p *prog, keys []uint64, from int) {
 			})
 		}
 		i = j
+	}
+}
+
+// sortKeys sorts keys, which are in rank order with the rank in their low
+// 16 bits, as slices.Sort would: many of them by a radix sort of their top
+// six bytes, one byte a pass (stable, so ranks stay in order among equal
+// bytes), skipping the bytes all keys share; tmp is scratch of their
+// length.
+func sortKeys(keys, tmp []uint64) {
+	if len(keys) < 64 {
+		slices.Sort(keys)
+		return
+	}
+	and, or := ^uint64(0), uint64(0)
+	for _, k := range keys {
+		and, or = and&k, or|k
+	}
+	src, dst := keys, tmp
+	for shift := 16; shift < 64; shift += 8 {
+		if (and^or)>>shift&0xff == 0 {
+			continue
+		}
+		var at [256]int32
+		for _, k := range src {
+			at[k>>shift&0xff]++
+		}
+		sum := int32(0)
+		for i, c := range at {
+			at[i], sum = sum, sum+c
+		}
+		for _, k := range src {
+			b := k >> shift & 0xff
+			dst[at[b]] = k
+			at[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
 	}
 }
 

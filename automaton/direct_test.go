@@ -364,6 +364,9 @@ func TestDirect_FilteredList(t *testing.T) {
 			t.Errorf("match(%q) = %d, want %d", tc.in, set.answer(got), bruteBest(ps, tc.in))
 		}
 	}
+	if n := testing.AllocsPerRun(10, func() { set.d.dir.match(&set.d.prog, "/a?k57=1") }); n != 0 {
+		t.Errorf("a filtered match allocates %v times", n)
+	}
 	for _, in := range []string{"/a?k57=1", "/b/x/c.pdf", all.String(), "/a?k99=&k9=", "/a"} {
 		checkAgainstBrute(t, ps, set, in)
 	}
@@ -389,6 +392,34 @@ func TestDirect_FilteredList(t *testing.T) {
 		}
 		for _, in := range []string{"/a?k57=1", "/b/x/c.pdf", "/k/1/2"} {
 			checkAgainstBrute(t, ps, set, in)
+		}
+	}
+}
+
+// TestDirect_SortKeys checks the radix sort of sortHeads's keys against
+// slices.Sort: keys in rank order, with few distinct bytes (ties, bytes
+// all keys share) and many.
+func TestDirect_SortKeys(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	for iter := range 300 {
+		n := 1 + r.Intn(600)
+		keys := make([]uint64, n)
+		alphabet := 1 + r.Intn(256)
+		for i := range keys {
+			var k uint64
+			for range headKeyBytes {
+				k = k<<8 | uint64(r.Intn(alphabet))
+			}
+			if iter%3 == 0 {
+				k &= 0xff0000ff0000 // bytes every key shares
+			}
+			keys[i] = k<<16 | uint64(i)
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		sortKeys(keys, make([]uint64, n))
+		if !slices.Equal(keys, want) {
+			t.Fatalf("n=%d, alphabet %d: sortKeys differs from slices.Sort", n, alphabet)
 		}
 	}
 }

@@ -325,7 +325,7 @@ type generation struct {
 type scratch struct {
 	tnext, newStars, pstars []int32
 	order, seen             []int32  // Compile's
-	heads                   []uint64 // directFor's
+	heads, heads2           []uint64 // directFor's
 	ends, classOf           []int32  // internStars'
 	// work counts the items, stars and cells this input's misses have
 	// touched: what building its states cost (see workLimit).
