@@ -70,16 +70,18 @@
 // there, and those with no such byte; where the former are many, only
 // those whose bytes before their first star are a prefix of the input,
 // found by a binary search. The direct matcher tries at most a few dozen
-// candidates on an input, and looks for at most a few dozen bytes of a
-// piece after a star, so a warm-up input costs at most that many times
-// its bytes times a short piece's, plus the patterns'. An input it cannot
-// decide within those bounds (more candidates, or a long piece whose first
-// bytes occur where the rest does not follow) ends the warm-up: the DFA
-// decides it and the inputs after it. The patterns with a star right after
-// the common bytes are candidates of every input: where they are more than
-// a few, an input's are those that have a pair of bytes the input has.
-// An automaton whose every input would give up (more than a few dozen such
-// patterns with no pair) has no warm-up.
+// candidates on an input, searching for at most a hundred-odd pieces
+// between stars in all and at most a few dozen bytes of each, so a warm-up
+// input costs at most that many times its bytes times a short piece's,
+// plus the pieces'. An input it cannot decide within those bounds (more
+// candidates, more pieces, or a long piece whose first bytes occur where
+// the rest does not follow) ends the warm-up: the DFA decides it and the
+// inputs after it. The patterns with a star right after the common bytes
+// are candidates of every input: where they are more than a few, an
+// input's are those that have a pair of bytes the input has. An automaton
+// whose every input would give up (more than a few dozen such patterns
+// with no pair), or with more than a few hundred such patterns or
+// thousands sharing their byte after the common ones, has no warm-up.
 //
 // Concurrency. A Set is safe for concurrent use. The scan reads transition
 // cells with atomic loads and takes no lock; a cell not computed yet is
@@ -189,8 +191,9 @@ type Options struct {
 	// WarmUp is the number of inputs decided by matching the patterns one
 	// by one, best first, before the DFA builds its first state; 0 means
 	// DefaultWarmUp, a negative value none. The warm-up ends early at an
-	// input that more than a few dozen patterns could match, and an
-	// automaton whose every input could has none (see the package doc).
+	// input that more than a few dozen patterns could match, or that would
+	// cost it more than the bounds the package doc gives, and an automaton
+	// whose every input would has none.
 	// Most automata a crawler keeps decide fewer inputs than that, and then
 	// never build a state: deciding them costs less in all, though an
 	// input costs more than on built states, and they hold less memory.
@@ -324,12 +327,22 @@ func (d *dfa) directs() int64 {
 
 // endWarmUp ends the warm-up before its count: the direct matcher gave up
 // on an input (directGaveUp), and the DFA decides it and the inputs after
-// it.
+// it. Another input may have ended it first, by the count or by giving up
+// too: then the DFA has started, and skip is the policy's, not the
+// warm-up's.
 func (d *dfa) endWarmUp() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cur.Load() != nil {
+		return
+	}
 	// The input that gave up was counted down; those before it were
 	// decided directly.
 	left := d.skip.Swap(0)
-	d.ended.CompareAndSwap(0, min(max(d.warm-left, 0), d.warm)+1)
+	d.ended.Store(min(max(d.warm-left, 0), d.warm) + 1)
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	d.startGen(sc)
 }
 
 // startGen makes d's first generation, under d.mu or before d is shared.

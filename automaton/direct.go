@@ -42,18 +42,20 @@ import (
 // fail at once.
 //
 // The direct matcher tries at most maxDirectCandidates patterns on an
-// input, each costing O(its bytes + the input's times maxDirectPiece) at
-// worst (matchOne), plus a binary search in a large bucket, and, with a
-// filtered list, a pass over the input's pairs and one over the list.
-// Where it would try or step over more (a long chain up, many of the
-// list's patterns passing the filter), or finds a piece longer than
-// maxDirectPiece where it might not be the leftmost, it gives up
+// input, looking for at most maxDirectSearches pieces after their first
+// stars in all, each search costing O(the input's bytes times
+// maxDirectPiece, plus the piece's) at worst (matchOne, find); plus a
+// binary search in a large bucket, and, with a filtered list, a pass over
+// the input's pairs and one over the list. Where it would try or step
+// over more patterns (a long chain up, many of the list's patterns
+// passing the filter), or search more pieces, or finds a piece longer
+// than maxDirectPiece where it might not be the leftmost, it gives up
 // (directGaveUp): the warm-up ends there, and the DFA decides that input
 // and the ones after it. An automaton whose every input would give up
 // (more than maxDirectCandidates patterns with no byte after the lead and
 // no pair to filter them by), or whose list is longer than maxFiltered, or
-// with a bucket too large to sort (maxChainedBucket), has no warm-up
-// (directFor).
+// with a bucket too large to sort (maxChainedBucket), or a first star past
+// its index's 16 bits, has no warm-up (directFor).
 //
 // The direct matcher shares nothing with the DFA but the prog's layout and
 // classes; the differential tests compare all three matchers with the
@@ -64,11 +66,11 @@ import (
 // warm-up, and the DFA decides it.
 const maxDirectCandidates = 32
 
-// maxChainedBucket is the largest bucket the direct matcher sorts by head:
-// sorting costs Compile about log2(maxChainedBucket) comparisons a pattern
-// of two words, and reads the heads once for each run of them that share
-// the bytes of a word (sortHeads). An automaton with a larger bucket
-// decides with its DFA from the first input.
+// maxChainedBucket is the largest bucket the direct matcher sorts by head
+// (sortHeads: a radix sort of words, linear in the heads' bytes); an
+// automaton with a larger bucket decides with its DFA from the first
+// input. Sorting, and pointing each entry up, cost Compile a few times
+// what laying out the DFA's positions does (LIMITS.md).
 const maxChainedBucket = 1 << 12
 
 // DefaultWarmUp is the number of inputs the direct matcher decides, when
@@ -95,6 +97,13 @@ type direct struct {
 	index    []uint16
 }
 
+// maxDirectSearches is the most pieces after a first star the direct
+// matcher looks for in one input, over all the patterns it tries: a few
+// each for maxDirectCandidates patterns. An input that would need more
+// (patterns of hundreds of stars) gives up: each search reads the
+// pattern's piece, which the DFA reads once for all inputs.
+const maxDirectSearches = 4 * maxDirectCandidates
+
 // maxDirectPiece is the most bytes of a piece after a first star (the
 // bytes between two stars, or after the last) that the direct matcher
 // looks for in an input (see find). A search of a piece of m bytes costs
@@ -108,8 +117,10 @@ const max16 = 1<<16 - 1
 
 // directFor returns the direct matcher's index for p, and false when every
 // input with a byte after the lead would have more than
-// maxDirectCandidates candidates, or a bucket is larger than
-// maxChainedBucket, or the index passes its 16 bits.
+// maxDirectCandidates candidates, or the list of patterns with no byte
+// after the lead is longer than maxFiltered, or a bucket is larger than
+// maxChainedBucket, or the index passes its 16 bits (a first star past
+// 65,533 bytes, tens of thousands of patterns).
 func directFor(p *prog, sc *scratch) (direct, bool) {
 	n := int32(len(p.starts) - 1)
 	if n == 0 {
@@ -358,30 +369,44 @@ const directGaveUp = ^uint32(0)
 // patterns, then rank, when the heads have the same bytes before from. It
 // sorts them by words, each headKeyBytes bytes of the heads from from,
 // big-endian and zeros after a head's end, over the rank; then each run of
-// keys with the same bytes by the bytes after them, so that a head is read
-// only as far as others share it: O(n log n) comparisons of words, and the
-// heads' bytes once for each of the runs they are in.
+// keys with the same word by the bytes after it. A level reads a word of
+// each head in its run, and where all the words are the same, the heads'
+// common bytes from there once: each byte of a head is read a bounded
+// number of times, and each level sorts its run once.
 func (dm *direct) sortHeads(p *prog, keys, tmp []uint64, from int) {
-	// Bytes all the heads share need no key: the run starts after them.
-	first := dm.head(p, int32(uint16(keys[0])))
-	common := len(first)
-	for _, key := range keys[1:] {
-		common = commonPrefix(first[:common], dm.head(p, int32(uint16(key))))
-	}
-	from = max(from, common)
 	longer := false // some head goes on past the bytes of this key
-	for i, key := range keys {
-		r := uint16(key)
-		h := dm.head(p, int32(r))
-		var k uint64
-		for j := from; j < from+headKeyBytes; j++ {
-			k <<= 8
-			if j < len(h) {
-				k |= uint64(h[j])
+	for {
+		same := true
+		longer = false
+		for i, key := range keys {
+			r := uint16(key)
+			h := dm.head(p, int32(r))
+			var k uint64
+			for j := from; j < from+headKeyBytes; j++ {
+				k <<= 8
+				if j < len(h) {
+					k |= uint64(h[j])
+				}
 			}
+			keys[i] = k<<16 | uint64(r)
+			longer = longer || len(h) > from+headKeyBytes
+			same = same && keys[i]>>16 == keys[0]>>16
 		}
-		keys[i] = k<<16 | uint64(r)
-		longer = longer || len(h) > from+headKeyBytes
+		if !same || !longer || len(keys) < 2 {
+			break
+		}
+		// Every head has these bytes: go on from where they differ.
+		first := dm.head(p, int32(uint16(keys[0])))
+		common := len(first)
+		for _, key := range keys[1:] {
+			h := dm.head(p, int32(uint16(key)))
+			lo := min(from, common, len(h))
+			common = lo + commonPrefix(first[lo:common], h[lo:])
+		}
+		if common < from+headKeyBytes {
+			break // a head ends here: the words are the same by their zeros
+		}
+		from = common
 	}
 	sortKeys(keys, tmp)
 	for i := 0; i < len(keys); {
@@ -446,18 +471,28 @@ func sortKeys(keys, tmp []uint64) {
 	}
 }
 
-// commonPrefix returns the length of the longest common prefix of a and b,
-// comparing them in halves (as many compares as the prefix has bits, each
-// of memory-speed equality).
+// commonPrefix returns the length of the longest common prefix of a and b.
+// It compares prefixes of doubling lengths until one differs, then halves
+// the last: the bytes compared are O(the prefix's length times its
+// logarithm), at memory-speed equality, however long a and b are.
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
-	if a[:n] == b[:n] {
-		return n
+	lo := 0 // a[:lo] == b[:lo]
+	for step := 8; ; step *= 2 {
+		hi := min(lo+step, n)
+		if a[lo:hi] != b[lo:hi] {
+			n = hi
+			break
+		}
+		if hi == n {
+			return n
+		}
+		lo = hi
 	}
-	lo, hi := 0, n-1 // a[:lo] == b[:lo], a[:hi+1] != b[:hi+1]
+	hi := n - 1 // a[:hi+1] != b[:hi+1]
 	for lo < hi {
 		mid := int(uint(lo+hi+1) >> 1)
-		if a[:mid] == b[:mid] {
+		if a[lo:mid] == b[lo:mid] {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -518,13 +553,13 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 	// long as the heads that are prefixes of each other, which a file may
 	// make long.
 	up := dm.ups(p, c)
-	best, tried := uint32(0), 0
+	best, tried, pieces := uint32(0), 0, maxDirectSearches
 	for k := lo - 1; k >= 0; k = int(up[k]) - 1 {
 		if tried++; tried+len(everywhere) > maxDirectCandidates {
 			return directGaveUp, tried - 1
 		}
 		if r := int32(bucket[k]); best == 0 || uint32(r)+1 < best {
-			switch dm.matchOne(p, r, in) {
+			switch dm.matchOne(p, r, in, &pieces) {
 			case matched:
 				best = uint32(r) + 1
 			case gaveUp:
@@ -537,7 +572,7 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 			break
 		}
 		tried++
-		switch dm.matchOne(p, int32(r), in) {
+		switch dm.matchOne(p, int32(r), in, &pieces) {
 		case matched:
 			return uint32(r) + 1, tried
 		case gaveUp:
@@ -553,7 +588,7 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 // but when a is the filtered list's candidates (up to that many, with a
 // bucket of up to that many).
 func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
-	tried := 0
+	tried, pieces := 0, maxDirectSearches
 	for len(a) > 0 || len(b) > 0 {
 		var r int32
 		if len(a) == 0 || (len(b) > 0 && b[0] < a[0]) {
@@ -564,7 +599,7 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 		if tried++; tried > maxDirectCandidates {
 			return directGaveUp, tried - 1
 		}
-		switch dm.matchOne(p, r, in) {
+		switch dm.matchOne(p, r, in, &pieces) {
 		case matched:
 			return uint32(r) + 1, tried
 		case gaveUp:
@@ -590,7 +625,7 @@ func (dm *direct) star(p *prog, r int32) int32 {
 const (
 	unmatched = iota
 	matched
-	gaveUp // a long piece found where it might not be the leftmost (see find)
+	gaveUp // a long piece found where it might not be the leftmost (see find), or no search left
 )
 
 // matchOne reports whether the pattern of rank r matches in (a prefix of
@@ -598,8 +633,9 @@ const (
 // are looked for in turn, each at its leftmost place after the one before:
 // that leaves the most input for the rest, so it finds a match if there is
 // one, each piece's search reading the input from the end of the last
-// (see find).
-func (dm *direct) matchOne(p *prog, r int32, in string) int {
+// (see find). Each piece counts against *pieces, the searches left for the
+// input: it gives up when none is left.
+func (dm *direct) matchOne(p *prog, r int32, in string, pieces *int) int {
 	b := p.pattern(r)
 	anchored := p.anchored(r)
 	i := int(dm.star(p, r))
@@ -621,6 +657,9 @@ func (dm *direct) matchOne(p *prog, r int32, in string) int {
 	// non-empty.
 	pos, b := i, b[i+1:]
 	for {
+		if *pieces--; *pieces < 0 {
+			return gaveUp
+		}
 		j := strings.IndexByte(b, Wildcard)
 		if j < 0 && anchored {
 			if len(in)-len(b) >= pos && strings.HasSuffix(in, b) {

@@ -423,3 +423,72 @@ func TestDirect_SortKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestDirect_ManyPieces checks maxDirectSearches: an input whose candidates
+// have more pieces than that in all ends the warm-up (each search reads
+// the pattern's piece again, which the DFA does once), and one with fewer
+// is decided directly.
+func TestDirect_ManyPieces(t *testing.T) {
+	var ps []Pattern
+	for i := range maxDirectCandidates {
+		ps = append(ps, Pattern{Bytes: "/a" + strings.Repeat("*a", 100) + fmt.Sprintf("*b%d", i), Priority: uint64(i)})
+	}
+	ps = append(ps, Pattern{Bytes: "/c*d", Priority: 100})
+	set := Compile(ps, Options{})
+	var in strings.Builder
+	in.WriteString("/a")
+	for i := range maxDirectCandidates {
+		fmt.Fprintf(&in, "b%d", i)
+	}
+	in.WriteString(strings.Repeat("a", 200))
+	for _, in := range []string{"/cxd", in.String()} {
+		if got, want := set.Match(in), bruteBest(ps, in); got != want {
+			t.Fatalf("Match(%.30q) = %d, want %d", in, got, want)
+		}
+	}
+	if st := set.Stats(); st.Direct != 1 || st.States == 0 {
+		t.Errorf("%d decided directly, %d states: want the second input to end the warm-up", st.Direct, st.States)
+	}
+}
+
+// TestDirect_LateGiveUp checks an input that gives up after the warm-up
+// has ended (it was decided directly while another input started the DFA,
+// which then gave up on one): the policy's skip and the count of direct
+// decisions stay as they are.
+func TestDirect_LateGiveUp(t *testing.T) {
+	set := Compile([]Pattern{{Bytes: "/a"}, {Bytes: "/b*c"}}, Options{WarmUp: 100})
+	for range 101 {
+		set.Match("/a")
+	}
+	d := set.d
+	d.gaveUp() // the DFA gives up on an input: the fallback decides the next minSkip
+	skip := d.skip.Load()
+	d.endWarmUp() // the late input
+	if st := set.Stats(); st.Direct != 100 || d.skip.Load() != skip {
+		t.Errorf("after a late give-up: %d decided directly, skip %d; want 100, %d", st.Direct, d.skip.Load(), skip)
+	}
+}
+
+// TestDirect_CommonPrefix checks commonPrefix against a byte loop, on
+// strings that differ at every offset around its doubling steps.
+func TestDirect_CommonPrefix(t *testing.T) {
+	base := strings.Repeat("abcdefgh", 40)
+	for n := 0; n <= len(base); n++ {
+		for _, m := range []int{n, len(base)} {
+			a := base[:m]
+			for at := 0; at <= n; at++ {
+				b := base[:at] + "\x00"
+				if at+1 <= n {
+					b += base[at+1 : n]
+				}
+				want := 0
+				for want < len(a) && want < len(b) && a[want] == b[want] {
+					want++
+				}
+				if got := commonPrefix(a, b); got != want {
+					t.Fatalf("commonPrefix(%d bytes, %d bytes differing at %d) = %d, want %d", len(a), len(b), at, got, want)
+				}
+			}
+		}
+	}
+}
