@@ -426,25 +426,27 @@ type agentMatcher struct {
 	m     *engine.Matcher
 }
 
-// matcher returns the matcher of res.Robots for agent, memoised.
-func (s *state) matcher(agent string) *engine.Matcher {
+// matcher returns the matcher of res.Robots for agent, memoised, and
+// whether it was not memoised: the Robots may then have bound it, which
+// its entry's cost must count.
+func (s *state) matcher(agent string) (*engine.Matcher, bool) {
 	if p := s.memo.Load(); p != nil && p.agent == agent {
-		return p.m
+		return p.m, false
 	}
 	m := s.res.Robots.Matcher(agent)
 	s.memo.Store(&agentMatcher{agent: strings.Clone(agent), m: m})
-	return m
+	return m, true
 }
 
 // matcherFor returns the matcher of res.Robots for a Transport's crawler,
 // memoised as matcher memoises an agent's (cr.key is the crawler's own).
-func (s *state) matcherFor(cr *crawler) *engine.Matcher {
+func (s *state) matcherFor(cr *crawler) (*engine.Matcher, bool) {
 	if p := s.memo.Load(); p != nil && p.agent == cr.key {
-		return p.m
+		return p.m, false
 	}
 	m := tokensMatcher(s.res.Robots, cr.tokens, cr.chain)
 	s.memo.Store(&agentMatcher{agent: cr.key, m: m})
-	return m
+	return m, true
 }
 
 // result returns the Result a lookup reports; hit says it was answered from
@@ -503,16 +505,19 @@ func (c *Client) Allowed(ctx context.Context, agent, pageURL string) (bool, Resu
 
 // decide decides pageURL with st's rules for agent; see decideWith.
 func (c *Client) decide(st *state, agent, pageURL string) engine.Decision {
-	return c.decideWith(st, st.matcher(agent), pageURL)
+	m, fresh := st.matcher(agent)
+	return c.decideWith(st, m, fresh, pageURL)
 }
 
 // decideWith decides pageURL with m, a matcher of st's rules, and charges
 // st's entry for the states the decision built, if any (two atomic loads
-// when it built none).
-func (c *Client) decideWith(st *state, m *engine.Matcher, pageURL string) engine.Decision {
+// when it built none), and for m itself when it is fresh (not memoised
+// in st: just bound, perhaps). A matcher that decides its URLs in its
+// warm-up builds no state, but its binding holds memory all the same.
+func (c *Client) decideWith(st *state, m *engine.Matcher, fresh bool, pageURL string) engine.Decision {
 	before := m.Bytes()
 	d := m.Decide(pageURL)
-	if m.Bytes() != before {
+	if fresh || m.Bytes() != before {
 		c.recharge(st)
 	}
 	return d
@@ -546,8 +551,8 @@ func (c *Client) decideFor(ctx context.Context, cr *crawler, pageURL, ua string)
 	if err != nil {
 		return engine.Decision{}, nil, Result{}, err
 	}
-	m := st.matcherFor(cr)
-	return c.decideWith(st, m, pageURL), m, st.result(hit), nil
+	m, fresh := st.matcherFor(cr)
+	return c.decideWith(st, m, fresh, pageURL), m, st.result(hit), nil
 }
 
 // recharge counts again what st's entry holds, and evicts if the cache is
@@ -611,10 +616,10 @@ func (c *Client) Decide(ctx context.Context, agent, pageURL string) (engine.Deci
 // Result says where the rules came from (see Lookup).
 //
 // Each token must be a product token, "" or "*", as for Allowed, else the
-// error is an *engine.AgentError and nothing is fetched. The states that
-// decisions on the matcher build count against Options.MaxBytes from the
-// next time the entry is counted (a Client decision that builds states, a
-// refresh); Allowed and Decide count them at once.
+// error is an *engine.AgentError and nothing is fetched. The matcher
+// counts against Options.MaxBytes at once; the states that decisions on it
+// build, from the next time the entry is counted (a Client decision that
+// builds states, a refresh); Allowed and Decide count them at once.
 func (c *Client) Matcher(ctx context.Context, pageURL string, tokens ...string) (*engine.Matcher, Result, error) {
 	return c.matcherFor(ctx, pageURL, false, tokens)
 }
@@ -639,7 +644,14 @@ func (c *Client) matcherFor(ctx context.Context, pageURL string, chain bool, tok
 	if err != nil {
 		return nil, Result{}, err
 	}
-	return tokensMatcher(st.res.Robots, tokens, chain), st.result(hit), nil
+	// A matcher bound now holds memory its entry must count.
+	r := st.res.Robots
+	before := r.Bytes()
+	m := tokensMatcher(r, tokens, chain)
+	if r.Bytes() != before {
+		c.recharge(st)
+	}
+	return m, st.result(hit), nil
 }
 
 // checkTokens returns the error of the first of tokens that is no product
