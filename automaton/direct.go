@@ -69,8 +69,8 @@ const maxDirectCandidates = 32
 // maxChainedBucket is the largest bucket the direct matcher sorts by head
 // (sortHeads: a radix sort of words, linear in the heads' bytes); an
 // automaton with a larger bucket decides with its DFA from the first
-// input. Sorting, and pointing each entry up, cost Compile a few times
-// what laying out the DFA's positions does (LIMITS.md).
+// input. Sorting, and pointing each entry up, cost Compile up to about
+// twice what laying out the DFA's positions does (LIMITS.md).
 const maxChainedBucket = 1 << 12
 
 // DefaultWarmUp is the number of inputs the direct matcher decides, when
@@ -87,6 +87,7 @@ const DefaultWarmUp = 256
 //     is large (see chained);
 //   - up, for the entries of a large bucket: the place in the bucket of
 //     the entry its chain goes up to, +1 (0: none);
+//   - when the list is filtered, its patterns' keys (see keyPairs);
 //   - each pattern's first star (see star).
 type direct struct {
 	lead int32
