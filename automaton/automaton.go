@@ -193,10 +193,10 @@ type Options struct {
 	// DefaultWarmUp, a negative value none. The warm-up ends early at an
 	// input that more than a few dozen patterns could match, or that would
 	// cost it more than the bounds the package doc gives, and an automaton
-	// whose every input would has none.
-	// Most automata a crawler keeps decide fewer inputs than that, and then
-	// never build a state: deciding them costs less in all, though an
-	// input costs more than on built states, and they hold less memory.
+	// whose every input would has none. Most automata a crawler keeps
+	// decide fewer inputs than that, and then never build a state:
+	// deciding them costs less in all, though an input costs more than on
+	// built states, and they hold less memory.
 	WarmUp int
 }
 
@@ -652,16 +652,26 @@ func (d *dfa) matchPolicy(cls *[256]uint8, in string) (uint32, bool) {
 	if n := d.skip.Load(); n == fallbackOnly || d.skip.Add(-1) > 0 {
 		return fallbackMatch(d, cls, in)
 	}
+	ans, ok, finished := decideDFA(d, cls, in)
+	if finished {
+		d.probed()
+	}
+	return ans, ok
+}
+
+// decideDFA decides in on the DFA, as Match and MatchPrefix do (cls is
+// d.classes or d.fast), and reports whether the DFA finished: an input on
+// which it gives up is decided by the fallback (giveUp).
+func decideDFA(d *dfa, cls *[256]uint8, in string) (ans uint32, ok, finished bool) {
 	g, st, best := scan(d, cls, in)
 	switch st {
 	case escapeState:
-		d.probed()
-		return 0, false
+		return 0, false, true
 	case giveUpState:
-		return d.giveUp(cls, in)
+		ans, ok = d.giveUp(cls, in)
+		return ans, ok, false
 	}
-	d.probed()
-	return d.end(g, st, best), true
+	return d.end(g, st, best), true, true
 }
 
 // answer returns the index of the pattern an answer of the automaton

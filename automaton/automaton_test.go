@@ -105,23 +105,25 @@ var variantOptions = []Options{
 	{End: "a", Escape: "b%"}, {End: "a", Escape: "b%", WarmUp: -1}, {End: "a", Escape: "b%", CacheBytes: -1},
 }
 
-// warmsUp reports whether a set of ps has a warm-up for certain: few
-// patterns, and no piece after a first star longer than maxDirectPiece.
+// warmsUp reports whether a set of ps decides every input in its warm-up
+// for certain: few patterns, no piece after a first star longer than
+// maxDirectPiece, and no more such pieces in all than maxDirectSearches.
 func warmsUp(ps []Pattern) bool {
 	if len(ps) > maxDirectCandidates {
 		return false
 	}
+	pieces := 0
 	for _, p := range ps {
 		b, _ := simplify(p)
 		if i := strings.IndexByte(b, Wildcard); i >= 0 {
 			for _, piece := range strings.Split(b[i+1:], "*") {
-				if len(piece) > maxDirectPiece {
+				if pieces++; len(piece) > maxDirectPiece {
 					return false
 				}
 			}
 		}
 	}
-	return true
+	return pieces <= maxDirectSearches
 }
 
 func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {

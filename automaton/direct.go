@@ -242,12 +242,14 @@ func pairHash(a, b byte) uint32 {
 // pairSet is the set of the hashes of the pairs of bytes of an input.
 type pairSet [8]uint64
 
+// add adds the pairs of in.
 func (s *pairSet) add(in string) {
 	for i := 1; i < len(in); i++ {
-		h := pairHash(in[i-1], in[i])
-		s[h>>6] |= 1 << (h & 63)
+		s.set(pairHash(in[i-1], in[i]))
 	}
 }
+
+func (s *pairSet) set(h uint32) { s[h>>6] |= 1 << (h & 63) }
 
 func (s *pairSet) has(h uint16) bool { return s[h>>6]&(1<<(h&63)) != 0 }
 
@@ -275,7 +277,7 @@ func (dm *direct) keyPairs(p *prog) bool {
 		seen = pairSet{}
 		each(r, func(h uint32) {
 			if !seen.has(uint16(h)) {
-				seen[h>>6] |= 1 << (h & 63)
+				seen.set(h)
 				count[h]++
 			}
 		})
@@ -361,11 +363,6 @@ func (dm *direct) chain(p *prog, sc *scratch, c int32) {
 	sc.order = stack
 }
 
-// directGaveUp is match's answer when the direct matcher cannot decide an
-// input cheaply: more than maxDirectCandidates candidates, or a long piece
-// (see matchOne). The warm-up then ends, and the DFA decides the input.
-const directGaveUp = ^uint32(0)
-
 // sortHeads sorts keys, ranks in their low 16 bits, by the heads of their
 // patterns, then rank, when the heads have the same bytes before from. It
 // sorts them by words, each headKeyBytes bytes of the heads from from,
@@ -375,7 +372,7 @@ const directGaveUp = ^uint32(0)
 // common bytes from there once: each byte of a head is read a bounded
 // number of times, and each level sorts its run once.
 func (dm *direct) sortHeads(p *prog, keys, tmp []uint64, from int) {
-	longer := false // some head goes on past the bytes of this key
+	var longer bool // some head goes on past the bytes of this key
 	for {
 		same := true
 		longer = false
@@ -502,6 +499,11 @@ func commonPrefix(a, b string) int {
 	return lo
 }
 
+// directGaveUp is match's answer when the direct matcher cannot decide an
+// input cheaply: more than maxDirectCandidates candidates, more than
+// maxDirectSearches pieces, or a long piece (see matchOne). The warm-up then ends, and the DFA decides the input.
+const directGaveUp = ^uint32(0)
+
 // match returns the best pattern (rank+1) that matches in, 0 if none, or
 // directGaveUp, and the number of patterns it tried or stepped over (at
 // most maxDirectCandidates): in is the input up to its first End byte.
@@ -514,10 +516,10 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 	at := dm.index[:nc+2]
 	everywhere := dm.index[at[nc]:at[nc+1]]
 	sized := int32(len(everywhere))
-	var passed [maxDirectCandidates]uint16
 	if dm.filtered {
 		// The list's candidates: the patterns whose pair in has, and
 		// those with none.
+		var passed [maxDirectCandidates]uint16
 		var set pairSet
 		set.add(in[lead:])
 		keys, k := dm.pairKeys(p), 0

@@ -153,14 +153,8 @@ func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
 		// The direct matcher cannot decide in cheaply: the warm-up ends
 		// here, and the DFA decides in (the first generation is made).
 		d.endWarmUp()
-		g, st, best := scan(d, cls, in)
-		switch st {
-		case escapeState:
-			return 0, false
-		case giveUpState:
-			return d.giveUp(cls, in)
-		}
-		return d.end(g, st, best), true
+		ans, ok, _ := decideDFA(d, cls, in)
+		return ans, ok
 	}
 	f := d.fallback()
 	sc := fbPool.Get().(*fbScratch)

@@ -372,7 +372,7 @@ type entry struct {
 type state struct {
 	res  Result
 	e    *entry // the entry it was made for, charged for its growth
-	memo atomic.Pointer[agentMatcher]
+	memo atomic.Pointer[memoMatcher]
 	// With the real clock, timer sets expired at res.Expires. The timer's
 	// function holds expired alone, not the state: a pending timer keeps
 	// nothing else reachable.
@@ -421,32 +421,46 @@ func disarm(st *state) {
 	}
 }
 
-type agentMatcher struct {
+type memoMatcher struct {
 	agent string
 	m     *engine.Matcher
 }
 
-// matcher returns the matcher of res.Robots for agent, memoised, and
-// whether it was not memoised: the Robots may then have bound it, which
-// its entry's cost must count.
-func (s *state) matcher(agent string) (*engine.Matcher, bool) {
-	if p := s.memo.Load(); p != nil && p.agent == agent {
-		return p.m, false
+// agentMatcher returns the matcher of st's Robots for agent, memoised in
+// st.
+func (c *Client) agentMatcher(st *state, agent string) *engine.Matcher {
+	if p := st.memo.Load(); p != nil && p.agent == agent {
+		return p.m
 	}
-	m := s.res.Robots.Matcher(agent)
-	s.memo.Store(&agentMatcher{agent: strings.Clone(agent), m: m})
-	return m, true
+	m := c.bound(st, func(r *engine.Robots) *engine.Matcher { return r.Matcher(agent) })
+	st.memo.Store(&memoMatcher{agent: strings.Clone(agent), m: m})
+	return m
 }
 
-// matcherFor returns the matcher of res.Robots for a Transport's crawler,
-// memoised as matcher memoises an agent's (cr.key is the crawler's own).
-func (s *state) matcherFor(cr *crawler) (*engine.Matcher, bool) {
-	if p := s.memo.Load(); p != nil && p.agent == cr.key {
-		return p.m, false
+// crawlerMatcher returns the matcher of st's Robots for a Transport's
+// crawler, memoised as agentMatcher memoises an agent's (cr.key is the
+// crawler's own).
+func (c *Client) crawlerMatcher(st *state, cr *crawler) *engine.Matcher {
+	if p := st.memo.Load(); p != nil && p.agent == cr.key {
+		return p.m
 	}
-	m := tokensMatcher(s.res.Robots, cr.tokens, cr.chain)
-	s.memo.Store(&agentMatcher{agent: cr.key, m: m})
-	return m, true
+	m := c.bound(st, func(r *engine.Robots) *engine.Matcher { return tokensMatcher(r, cr.tokens, cr.chain) })
+	st.memo.Store(&memoMatcher{agent: cr.key, m: m})
+	return m
+}
+
+// bound returns the matcher get takes from st's Robots, and charges st's
+// entry for the memory binding it added, if any: a matcher that decides
+// its URLs in its warm-up builds no state (which decideWith charges), but
+// its binding holds memory all the same.
+func (c *Client) bound(st *state, get func(*engine.Robots) *engine.Matcher) *engine.Matcher {
+	r := st.res.Robots
+	before := r.Bytes()
+	m := get(r)
+	if r.Bytes() != before {
+		c.recharge(st)
+	}
+	return m
 }
 
 // result returns the Result a lookup reports; hit says it was answered from
@@ -505,19 +519,16 @@ func (c *Client) Allowed(ctx context.Context, agent, pageURL string) (bool, Resu
 
 // decide decides pageURL with st's rules for agent; see decideWith.
 func (c *Client) decide(st *state, agent, pageURL string) engine.Decision {
-	m, fresh := st.matcher(agent)
-	return c.decideWith(st, m, fresh, pageURL)
+	return c.decideWith(st, c.agentMatcher(st, agent), pageURL)
 }
 
 // decideWith decides pageURL with m, a matcher of st's rules, and charges
 // st's entry for the states the decision built, if any (two atomic loads
-// when it built none), and for m itself when it is fresh (not memoised
-// in st: just bound, perhaps). A matcher that decides its URLs in its
-// warm-up builds no state, but its binding holds memory all the same.
-func (c *Client) decideWith(st *state, m *engine.Matcher, fresh bool, pageURL string) engine.Decision {
+// when it built none).
+func (c *Client) decideWith(st *state, m *engine.Matcher, pageURL string) engine.Decision {
 	before := m.Bytes()
 	d := m.Decide(pageURL)
-	if fresh || m.Bytes() != before {
+	if m.Bytes() != before {
 		c.recharge(st)
 	}
 	return d
@@ -551,8 +562,8 @@ func (c *Client) decideFor(ctx context.Context, cr *crawler, pageURL, ua string)
 	if err != nil {
 		return engine.Decision{}, nil, Result{}, err
 	}
-	m, fresh := st.matcherFor(cr)
-	return c.decideWith(st, m, fresh, pageURL), m, st.result(hit), nil
+	m := c.crawlerMatcher(st, cr)
+	return c.decideWith(st, m, pageURL), m, st.result(hit), nil
 }
 
 // recharge counts again what st's entry holds, and evicts if the cache is
@@ -644,13 +655,7 @@ func (c *Client) matcherFor(ctx context.Context, pageURL string, chain bool, tok
 	if err != nil {
 		return nil, Result{}, err
 	}
-	// A matcher bound now holds memory its entry must count.
-	r := st.res.Robots
-	before := r.Bytes()
-	m := tokensMatcher(r, tokens, chain)
-	if r.Bytes() != before {
-		c.recharge(st)
-	}
+	m := c.bound(st, func(r *engine.Robots) *engine.Matcher { return tokensMatcher(r, tokens, chain) })
 	return m, st.result(hit), nil
 }
 
