@@ -25,7 +25,7 @@ Sitemap: https://example.com/sitemap.xml
 		for _, r := range sel.Rules.Slice() {
 			fmt.Printf("  line %d: %v %s\n", r.Line, r.Kind, r.Pattern)
 		}
-		for _, e := range sel.Extensions {
+		for _, e := range sel.Extensions.Slice() {
 			fmt.Printf("  line %d: %s %s\n", e.Line, e.Key, e.Value)
 		}
 	}

@@ -96,16 +96,16 @@ func checkFile(t *testing.T, body []byte, f *File) {
 	}
 	line := 0 // the last line seen in the groups so far
 	for gi, g := range f.Groups {
-		if len(g.Agents) == 0 {
+		if g.Agents.Len() == 0 {
 			fail("group %d has no agent", gi)
 		}
-		for _, a := range g.Agents {
+		for _, a := range g.Agents.Slice() {
 			if a.Line <= line || a.Name != AgentName(a.Value) {
 				fail("group %d: agent %+v after line %d or wrong name", gi, a, line)
 			}
 			line = a.Line
 		}
-		first := g.Agents[0].Line
+		first := g.Agents.At(0).Line
 		for _, r := range g.Rules.Slice() {
 			if r.Line <= line || r.Line > f.Lines {
 				fail("group %d: rule %+v after line %d or past the end", gi, r, line)
@@ -118,15 +118,15 @@ func checkFile(t *testing.T, body []byte, f *File) {
 				fail("NormalizePattern(%q, %v) = %q: not idempotent", r.Pattern, f.Semantics, again)
 			}
 		}
-		for _, e := range g.Extensions {
+		for _, e := range g.Extensions.Slice() {
 			if e.Line <= first || e.Line > f.Lines || e.Key != asciiLower(e.Key) {
 				fail("group %d: extension %+v before its agents or key not lower case", gi, e)
 			}
 			line = max(line, e.Line)
 		}
 	}
-	for i, s := range f.Sitemaps {
-		if s.Line < 1 || s.Line > f.Lines || i > 0 && s.Line <= f.Sitemaps[i-1].Line {
+	for i, s := range f.Sitemaps.Slice() {
+		if s.Line < 1 || s.Line > f.Lines || i > 0 && s.Line <= f.Sitemaps.At(i-1).Line {
 			fail("sitemap %+v out of order", s)
 		}
 	}

@@ -498,9 +498,8 @@ func Parse(body []byte, opts Options) *File {
 	b.closeGroup()
 	b.f.Size, b.f.Truncated, b.f.Lines = res.Size, res.Truncated, res.Lines
 	b.flushTooMany()
-	b.finishRecords()
+	b.finishData()
 	b.f.Warnings = fileWarnings(s, b.sc.hasNUL, b.f, b.notUTF8, b.outsideRules, b.outsideExts)
-	b.finishText()
 	return b.f
 }
 
@@ -514,13 +513,10 @@ const maxPooledBytes = 256 << 10
 // reset empties b for the next parse and puts it back in builderPool. It
 // keeps the arrays of its scratch records and text, unless a large file
 // made them large, but nothing they held: nothing of the File views them
-// (finishRecords and finishText copy them out), and the strings the
-// records hold must not keep their texts alive.
+// (finishData copies them out), and the strings the records hold must not
+// keep their texts alive.
 func (b *builder) reset() {
-	clear(b.agents)
-	clear(b.exts)
 	clear(b.groups)
-	clear(b.sitemaps)
 	clear(b.diags)
 	*b = builder{
 		text:     pooled(b.text),
@@ -541,28 +537,6 @@ func pooled[T any](s []T) []T {
 		return nil
 	}
 	return s[:0]
-}
-
-// finishRecords copies the records of the scratch slices into the File's,
-// each of its exact size (a parsed file is kept, in a crawler's cache, far
-// longer than parsing takes), and points each group at its parts. A
-// group's parts follow the one before's in each scratch slice.
-func (b *builder) finishRecords() {
-	f := b.f
-	f.Sitemaps, f.Diagnostics = copyOf(b.sitemaps), copyOf(b.diags)
-	if len(b.groups) == 0 {
-		return
-	}
-	f.Groups = copyOf(b.groups)
-	rules, agents, exts := copyOf(b.rules), copyOf(b.agents), copyOf(b.exts)
-	var r, a, e int
-	for i := range f.Groups {
-		g := &f.Groups[i]
-		g.Rules.recs, r = next(rules, r, len(g.Rules.recs))
-		g.Rules.text = &f.text // which finishText fills
-		g.Agents, a = next(agents, a, len(g.Agents))
-		g.Extensions, e = next(exts, e, len(g.Extensions))
-	}
 }
 
 // push appends v to s, doubling its array when it is full: append grows
@@ -587,20 +561,11 @@ func copyOf[T any](s []T) []T {
 	return slices.Clone(s)
 }
 
-// next returns the n records of s from at, with the capacity cut (nil when
-// n is 0), and the position after them.
-func next[T any](s []T, at, n int) ([]T, int) {
-	if n == 0 {
-		return nil, at
-	}
-	return s[at : at+n : at+n], at + n
-}
-
 // keep appends x, a substring of the body, to the text, and returns a
-// string that views it there, until finishText points it into the File's
+// string that views it there, until finishData points it into the File's
 // own text. When the text grows, a new array holds it; the strings taken
 // before then view the old one (whose bytes do not change), which olds
-// keeps for finishText.
+// keeps for finishData.
 func (b *builder) keep(x string) string {
 	if len(x) == 0 {
 		return ""
@@ -613,19 +578,54 @@ func (b *builder) keep(x string) string {
 	return unsafe.String(&b.text[at], len(x))
 }
 
-// finishText copies the text into the File's one string, of its size: the
-// rule records' offsets are into it, and every string keep returned is
-// pointed into it. Nothing of the File views the builder's arrays
-// afterwards: the next parse reuses the last of them (TestParse_OneText
-// and TestParse_SharesNothingWithTheNextParse check both).
-func (b *builder) finishText() {
+// finishData copies the records of the scratch slices and the text into
+// one array of their size, the File's (a parsed file is kept, in a
+// crawler's cache, far longer than parsing takes): the rules, agents,
+// extensions and sitemaps, each kind's records in file order, then the
+// text. It points each view at its records there, and every string keep
+// returned (a diagnostic's text, a join's key) into the text. Nothing of
+// the File views the builder's arrays afterwards: the next parse reuses
+// them (TestParse_OneText and TestParse_SharesNothingWithTheNextParse
+// check both).
+func (b *builder) finishData() {
+	f := b.f
+	f.Diagnostics = copyOf(b.diags)
+	nr, na, ne, ns := len(b.rules), len(b.agents), len(b.exts), len(b.sitemaps)
+	n := nr + na + ne + ns
 	t := b.text
+	if n+len(t) == 0 {
+		return
+	}
+	// The text takes whole records' room after the records: the array
+	// holds no pointer, and a string may view any part of it.
+	all := make([]rec, n+(len(t)+sizeofRec-1)/sizeofRec)
+	copy(all, b.rules)
+	copy(all[nr:], b.agents)
+	copy(all[nr+na:], b.exts)
+	copy(all[nr+na+ne:], b.sitemaps)
+	var text string
+	if len(t) > 0 {
+		tb := unsafe.Slice((*byte)(unsafe.Pointer(&all[n])), len(t))
+		copy(tb, t)
+		text = unsafe.String(&tb[0], len(tb))
+	}
+	f.data = records{text: text, recs: all[:n:n]}
+	d := &f.data
+	// A group's views hold the offsets of its parts in each kind's
+	// scratch slice (see closeGroup).
+	f.Groups = copyOf(b.groups)
+	for i := range f.Groups {
+		g := &f.Groups[i]
+		g.Rules.d, g.Agents.d, g.Extensions.d = d, d, d
+		g.Agents.at += uint32(nr)
+		g.Extensions.at += uint32(nr + na)
+	}
+	f.Sitemaps = Sitemaps{run{d: d, at: uint32(nr + na + ne), n: uint32(ns)}}
 	if len(t) == 0 {
 		return
 	}
-	text := string(t)
 	arrays := append(b.olds, t)
-	b.f.mapStrings(func(x string) string {
+	f.mapStrings(func(x string) string {
 		if len(x) == 0 {
 			return x
 		}
@@ -637,26 +637,11 @@ func (b *builder) finishText() {
 		}
 		return x
 	})
-	b.f.text = text
 }
 
-// mapStrings replaces every string of f that keep may have returned by
-// fn's result.
+// mapStrings replaces every string of f that keep may have returned, but
+// for the records', by fn's result.
 func (f *File) mapStrings(fn func(string) string) {
-	for gi := range f.Groups {
-		g := &f.Groups[gi]
-		for i := range g.Agents {
-			a := &g.Agents[i]
-			a.Name, a.Value = fn(a.Name), fn(a.Value)
-		}
-		for i := range g.Extensions {
-			e := &g.Extensions[i]
-			e.Key, e.Value = fn(e.Key), fn(e.Value)
-		}
-	}
-	for i := range f.Sitemaps {
-		f.Sitemaps[i].URL = fn(f.Sitemaps[i].URL)
-	}
 	for i := range f.Diagnostics {
 		f.Diagnostics[i].Text = fn(f.Diagnostics[i].Text)
 	}
@@ -669,9 +654,9 @@ func (f *File) mapStrings(fn func(string) string) {
 //
 // The records of all groups are appended to scratch slices that a pooled
 // builder keeps, a group's parts after the one before's (groups never
-// interleave); the File gets a copy of each, of its size. A parse
-// allocates no more for its records than the File keeps, and does not
-// need to know their number first.
+// interleave); the File gets a copy of them all, with its text, of their
+// size. A parse allocates no more for its records than the File keeps,
+// and does not need to know their number first.
 var builderPool = sync.Pool{New: func() any { return new(builder) }}
 
 type builder struct {
@@ -698,19 +683,20 @@ type builder struct {
 	tooMany, tooManyLine int
 
 	// The records, in scratch slices that the builder keeps from parse to
-	// parse (see reset); finishRecords copies them into the File's. A
+	// parse (see reset); finishData copies them into the File's. A
 	// group's parts are contiguous in each, in group order.
-	agents   []Agent
-	rules    []ruleRec
-	exts     []Extension
+	agents   []rec
+	rules    []rec
+	exts     []rec
+	sitemaps []rec
 	groups   []Group
-	sitemaps []Sitemap
 	diags    []Diagnostic
 	// text is what the File keeps of the body: the values, a rule's
-	// followed by its pattern when normalising rewrote it (see ruleRec).
-	// Rule records hold offsets into it, so it may move as it grows, and
-	// the strings keep returned view it; olds are the arrays it moved
-	// from (see keep). finishText makes it the File's string.
+	// followed by its pattern when normalising rewrote it, an extension's
+	// after its key (see rec). Records hold offsets into it, so it may
+	// move as it grows, and the strings keep returned view it; olds are
+	// the arrays it moved from (see keep). finishData copies it into the
+	// File's.
 	text []byte
 	olds [][]byte
 	// The open group is agents[agent0:], rules[rule0:], exts[ext0:].
@@ -721,12 +707,13 @@ func (b *builder) closeGroup() {
 	if !b.open {
 		return
 	}
-	// The group's parts view the scratch slices until finishRecords
-	// points them into the File's.
+	// The group's views hold the offsets of its parts in the scratch
+	// slices until finishData points them into the File's records.
+	span := func(at, end int) run { return run{at: uint32(at), n: uint32(end - at)} }
 	b.groups = push(b.groups, Group{
-		Agents:        b.agents[b.agent0:],
-		Rules:         Rules{recs: b.rules[b.rule0:]},
-		Extensions:    b.exts[b.ext0:],
+		Agents:        Agents{span(b.agent0, len(b.agents))},
+		Rules:         Rules{span(b.rule0, len(b.rules))},
+		Extensions:    Extensions{span(b.ext0, len(b.exts))},
 		EmptyRuleLine: b.emptyRule,
 	})
 	b.agent0, b.rule0, b.ext0 = len(b.agents), len(b.rules), len(b.exts)
@@ -752,6 +739,7 @@ func (b *builder) UserAgent(line int, value string) {
 	}
 	b.joiner = Join{}
 	b.sawAgent = true
+	at := len(b.text)
 	value = b.keep(value)
 	name := AgentName(value)
 	switch {
@@ -760,7 +748,7 @@ func (b *builder) UserAgent(line int, value string) {
 	case name == "":
 		b.diag(line, DiagInvalidValue, "user-agent names no product token ([A-Za-z_-]+ or *): it matches no crawler")
 	}
-	b.agents = push(b.agents, Agent{Name: name, Value: value, Line: line})
+	b.agents = push(b.agents, agentRec(at, line, value, name))
 }
 
 func (b *builder) Rule(line int, kind RuleKind, value string) {
@@ -779,7 +767,7 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		return
 	}
 	p := NormalizePattern(value, b.sem)
-	b.rules = push(b.rules, newRuleRec(len(b.text), line, kind, value, p))
+	b.rules = push(b.rules, ruleRec(len(b.text), line, kind, value, p))
 	b.keep(value)
 	if p != value {
 		b.keep(p)
@@ -805,7 +793,8 @@ func (b *builder) mayJoin(line int, key string) {
 
 func (b *builder) Sitemap(line int, value string) {
 	b.mayJoin(line, "sitemap")
-	b.sitemaps = push(b.sitemaps, Sitemap{URL: b.keep(value), Line: line})
+	b.sitemaps = push(b.sitemaps, sitemapRec(len(b.text), line, value))
+	b.keep(value)
 }
 
 func (b *builder) Extension(line int, key, value string) {
@@ -819,9 +808,10 @@ func (b *builder) Extension(line int, key, value string) {
 		b.diag(line, DiagRuleOutsideGroup, key+b.outside()+": it belongs to no group")
 		return
 	}
+	b.exts = push(b.exts, extRec(len(b.text), line, key, value))
 	key = b.keep(key)
 	b.mayJoin(line, key)
-	b.exts = push(b.exts, Extension{Key: key, Value: b.keep(value), Line: line})
+	b.keep(value)
 }
 
 func (b *builder) Unreadable(line int) { b.mayJoin(line, "") }
@@ -834,7 +824,7 @@ func (b *builder) Blank(line int) {
 		return
 	}
 	if !b.sawRule && len(b.exts) == b.ext0 {
-		first := b.agents[b.agent0].Line
+		first := int(b.agents[b.agent0].line)
 		b.agents = b.agents[:b.agent0]
 		b.open = false
 		// The record's Joins (by sitemap or unreadable lines) go with it.
@@ -967,19 +957,26 @@ func (f *File) Select(tokens ...string) Selection {
 		sel.Rules, sel.Extensions = g.Rules, g.Extensions
 	default:
 		// Groups never interleave: concatenating them in group order is
-		// file order. Their rules share the file's text.
-		n := 0
+		// file order. Their records, rules then extensions, share the
+		// file's text.
+		var nr, ne uint32
 		for _, i := range sel.Groups {
-			n += f.Groups[i].Rules.Len()
+			nr, ne = nr+f.Groups[i].Rules.n, ne+f.Groups[i].Extensions.n
 		}
-		if n > 0 {
-			sel.Rules = Rules{recs: make([]ruleRec, 0, n), text: &f.text}
+		if nr+ne == 0 {
+			break
+		}
+		d := &records{text: f.data.text, recs: make([]rec, 0, nr+ne)}
+		for _, i := range sel.Groups {
+			v := f.Groups[i].Rules.run
+			d.recs = append(d.recs, v.d.recs[v.at:v.at+v.n]...)
 		}
 		for _, i := range sel.Groups {
-			g := &f.Groups[i]
-			sel.Rules.recs = append(sel.Rules.recs, g.Rules.recs...)
-			sel.Extensions = append(sel.Extensions, g.Extensions...)
+			v := f.Groups[i].Extensions.run
+			d.recs = append(d.recs, v.d.recs[v.at:v.at+v.n]...)
 		}
+		sel.Rules = Rules{run{d: d, n: nr}}
+		sel.Extensions = Extensions{run{d: d, at: nr, n: ne}}
 	}
 	return sel
 }

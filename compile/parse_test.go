@@ -392,63 +392,63 @@ func groupingCases(sem Semantics) []parseCase {
 	a := func(v string, line int) Rule { return rule(sem, Allow, v, line) }
 	return []parseCase{
 		{name: "one group", body: "user-agent: a\ndisallow: /x\nallow: /y",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2), a("/y", 3))}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2), a("/y", 3))}}},
 		{name: "consecutive user-agents share rules",
 			body: "user-agent: a\nuser-agent: b\ndisallow: /x\nuser-agent: c\nallow: /y",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1), agent("b", 2)}, Rules: rulesOf(d("/x", 3))},
-				{Agents: []Agent{agent("c", 4)}, Rules: rulesOf(a("/y", 5))},
+				{Agents: agentsOf(agent("a", 1), agent("b", 2)), Rules: rulesOf(d("/x", 3))},
+				{Agents: agentsOf(agent("c", 4)), Rules: rulesOf(a("/y", 5))},
 			}},
 		{name: "blank comment sitemap unknown between user-agents",
 			body: "user-agent: a\n\n# c\nsitemap: s\nfoo: bar\nuser-agent: b\ndisallow: /x",
-			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 6)},
-				Rules: rulesOf(d("/x", 7)), Extensions: []Extension{ext("foo", "bar", 5)}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1), agent("b", 6)),
+				Rules: rulesOf(d("/x", 7)), Extensions: extsOf(ext("foo", "bar", 5))}},
 			diags: []string{"5 unknown-key"},
 			joins: []Join{{Group: 0, Agent: 1, Line: 4, Key: "sitemap"}}},
 		{name: "blank line does not end a group",
 			body:   "user-agent: a\ndisallow: /x\n\n\ndisallow: /y",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2), d("/y", 5))}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2), d("/y", 5))}}},
 		{name: "empty disallow separates and is not stored",
 			body: "user-agent: a\ndisallow:\nuser-agent: b\ndisallow: /x",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}, EmptyRuleLine: 2},
-				{Agents: []Agent{agent("b", 3)}, Rules: rulesOf(d("/x", 4))},
+				{Agents: agentsOf(agent("a", 1)), EmptyRuleLine: 2},
+				{Agents: agentsOf(agent("b", 3)), Rules: rulesOf(d("/x", 4))},
 			}},
 		{name: "empty allow separates too",
 			body:   "user-agent: a\nallow: # none\nuser-agent: b",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, EmptyRuleLine: 2}, {Agents: []Agent{agent("b", 3)}}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), EmptyRuleLine: 2}, {Agents: agentsOf(agent("b", 3))}}},
 		{name: "crawl-delay does not separate",
 			body: "user-agent: a\ncrawl-delay: 5\nuser-agent: b\ndisallow: /x",
-			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)},
-				Rules: rulesOf(d("/x", 4)), Extensions: []Extension{ext("crawl-delay", "5", 2)}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1), agent("b", 3)),
+				Rules: rulesOf(d("/x", 4)), Extensions: extsOf(ext("crawl-delay", "5", 2))}},
 			joins: []Join{{Group: 0, Agent: 1, Line: 2, Key: "crawl-delay"}}},
 		{name: "rules before the first user-agent",
 			body:   "disallow: /x\nallow:\ncrawl-delay: 1\nuser-agent: a\ndisallow: /y",
-			groups: []Group{{Agents: []Agent{agent("a", 4)}, Rules: rulesOf(d("/y", 5))}},
+			groups: []Group{{Agents: agentsOf(agent("a", 4)), Rules: rulesOf(d("/y", 5))}},
 			diags:  []string{"1 rule-outside-group", "2 rule-outside-group", "3 rule-outside-group"}},
 		{name: "extensions after rules stay in the group",
 			body: "user-agent: a\ndisallow: /x\nhost: example.com\nclean-param: ref /x\nrequest-rate: 1/5",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2)), Extensions: []Extension{
-				ext("host", "example.com", 3), ext("clean-param", "ref /x", 4), ext("request-rate", "1/5", 5)}}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2)), Extensions: extsOf(
+				ext("host", "example.com", 3), ext("clean-param", "ref /x", 4), ext("request-rate", "1/5", 5))}}},
 		{name: "last group without rules",
 			body:   "user-agent: a\ndisallow: /x\nuser-agent: b",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))}, {Agents: []Agent{agent("b", 3)}}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2))}, {Agents: agentsOf(agent("b", 3))}}},
 		{name: "typo key still separates",
 			body: "user-agent: a\ndisalow: /x\nuseragent: b\nallow: /y",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))},
-				{Agents: []Agent{agent("b", 3)}, Rules: rulesOf(a("/y", 4))},
+				{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2))},
+				{Agents: agentsOf(agent("b", 3)), Rules: rulesOf(a("/y", 4))},
 			},
 			diags: []string{"2 typo", "3 typo"}},
 		{name: "invalid user-agents",
 			body: "user-agent:\nuser-agent: *foo\nuser-agent: /x\nuser-agent: Foo Bar\ndisallow: /",
-			groups: []Group{{Agents: []Agent{agent("", 1), agent("*foo", 2), agent("/x", 3), agent("Foo Bar", 4)},
+			groups: []Group{{Agents: agentsOf(agent("", 1), agent("*foo", 2), agent("/x", 3), agent("Foo Bar", 4)),
 				Rules: rulesOf(d("/", 5))}},
 			diags: []string{"1 invalid-value", "2 invalid-value", "3 invalid-value"}},
 		{name: "bad crawl-delay is kept",
 			body: "user-agent: a\ncrawl-delay: soon\ncrawl-delay: -1\ncrawl-delay: 0.5",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Extensions: []Extension{
-				ext("crawl-delay", "soon", 2), ext("crawl-delay", "-1", 3), ext("crawl-delay", "0.5", 4)}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), Extensions: extsOf(
+				ext("crawl-delay", "soon", 2), ext("crawl-delay", "-1", 3), ext("crawl-delay", "0.5", 4))}},
 			diags: []string{"2 invalid-value", "3 invalid-value"}},
 		{name: "html lines are not directives",
 			body:   "<html>\n<body>User-agent: *\nDisallow: /\n</body>",
@@ -482,16 +482,16 @@ func TestKoster1996_ParseRecords(t *testing.T) {
 		{name: "records separated by blank lines",
 			body: "user-agent: a\ndisallow: /x\n\nuser-agent: b\ndisallow: /y\n",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))},
-				{Agents: []Agent{agent("b", 4)}, Rules: rulesOf(d("/y", 5))},
+				{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2))},
+				{Agents: agentsOf(agent("b", 4)), Rules: rulesOf(d("/y", 5))},
 			}},
 		{name: "blank line ends the record, rules after it are outside",
 			body:   "user-agent: a\ndisallow: /x\n\ndisallow: /y\ncrawl-delay: 3",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2))}},
 			diags:  []string{"4 rule-outside-group", "5 rule-outside-group"}},
 		{name: "user-agent then blank line: record dropped",
 			body:   "user-agent: a\n\nuser-agent: *\ndisallow: /",
-			groups: []Group{{Agents: []Agent{agent("*", 3)}, Rules: rulesOf(d("/", 4))}},
+			groups: []Group{{Agents: agentsOf(agent("*", 3)), Rules: rulesOf(d("/", 4))}},
 			diags:  []string{"2 rule-outside-group"}},
 		{name: "classic mistake",
 			body:  "user-agent: *\n\ndisallow: /",
@@ -499,28 +499,28 @@ func TestKoster1996_ParseRecords(t *testing.T) {
 		{name: "record with only an extension is kept",
 			body: "user-agent: a\ncrawl-delay: 10\n\nuser-agent: b\ndisallow: /",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}, Extensions: []Extension{ext("crawl-delay", "10", 2)}},
-				{Agents: []Agent{agent("b", 4)}, Rules: rulesOf(d("/", 5))},
+				{Agents: agentsOf(agent("a", 1)), Extensions: extsOf(ext("crawl-delay", "10", 2))},
+				{Agents: agentsOf(agent("b", 4)), Rules: rulesOf(d("/", 5))},
 			}},
 		{name: "empty disallow keeps the record",
 			body:   "user-agent: a\ndisallow:\n\nuser-agent: b",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, EmptyRuleLine: 2}, {Agents: []Agent{agent("b", 4)}}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), EmptyRuleLine: 2}, {Agents: agentsOf(agent("b", 4))}}},
 		{name: "comment lines do not end a record",
 			body:   "user-agent: a\n# note\nuser-agent: b\n#\ndisallow: /x",
-			groups: []Group{{Agents: []Agent{agent("a", 1), agent("b", 3)}, Rules: rulesOf(d("/x", 5))}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1), agent("b", 3)), Rules: rulesOf(d("/x", 5))}}},
 		{name: "white-space line is blank",
 			body:   "user-agent: a\ndisallow: /x\n \t\ndisallow: /y",
-			groups: []Group{{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))}},
+			groups: []Group{{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2))}},
 			diags:  []string{"4 rule-outside-group"}},
 		{name: "user-agent after rules without blank starts a new record",
 			body: "user-agent: a\ndisallow: /x\nuser-agent: b\ndisallow: /y",
 			groups: []Group{
-				{Agents: []Agent{agent("a", 1)}, Rules: rulesOf(d("/x", 2))},
-				{Agents: []Agent{agent("b", 3)}, Rules: rulesOf(d("/y", 4))},
+				{Agents: agentsOf(agent("a", 1)), Rules: rulesOf(d("/x", 2))},
+				{Agents: agentsOf(agent("b", 3)), Rules: rulesOf(d("/y", 4))},
 			}},
 		{name: "leading and repeated blank lines",
 			body:   "\n\nuser-agent: a\ndisallow: /x\n\n\n\n",
-			groups: []Group{{Agents: []Agent{agent("a", 3)}, Rules: rulesOf(d("/x", 4))}}},
+			groups: []Group{{Agents: agentsOf(agent("a", 3)), Rules: rulesOf(d("/x", 4))}}},
 	})
 }
 
@@ -615,7 +615,7 @@ func TestParse_Joins(t *testing.T) {
 			t.Errorf("%s: Parse(%q, %v).Joins (-want +got):\n%s", tc.name, tc.body, tc.sem, diff)
 		}
 		for _, j := range f.Joins {
-			if a := f.Groups[j.Group].Agents; j.Agent < 1 || a[j.Agent-1].Line >= j.Line || j.Line >= a[j.Agent].Line {
+			if a := f.Groups[j.Group].Agents; j.Agent < 1 || a.At(j.Agent-1).Line >= j.Line || j.Line >= a.At(j.Agent).Line {
 				t.Errorf("%s: join %+v is not between two user-agent lines of its group", tc.name, j)
 			}
 		}
@@ -643,10 +643,10 @@ func TestRFC9309_ParseSitemaps(t *testing.T) {
 	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
 		f := Parse([]byte(body), Options{Semantics: sem})
 		want := []Sitemap{{"https://a/1.xml", 1}, {"https://a/2.xml", 3}, {"https://a/1.xml", 5}, {"HTTPS://A/Ünï.xml", 7}}
-		if diff := cmp.Diff(want, f.Sitemaps); diff != "" {
+		if diff := cmp.Diff(want, f.Sitemaps.Slice()); diff != "" {
 			t.Errorf("%v: sitemaps (-want +got):\n%s", sem, diff)
 		}
-		if len(f.Groups) != 1 || len(f.Groups[0].Extensions) != 0 {
+		if len(f.Groups) != 1 || f.Groups[0].Extensions.Len() != 0 {
 			t.Errorf("%v: groups = %+v, want one group without extensions", sem, f.Groups)
 		}
 	}
@@ -905,18 +905,38 @@ func TestParse_DiagnosticsCapped(t *testing.T) {
 
 // rulesOf returns rs as a File's Rules hold them, for the tables' groups.
 func rulesOf(rs ...Rule) Rules {
-	var out Rules
-	var text []byte
-	for _, r := range rs {
-		out.recs = append(out.recs, newRuleRec(len(text), r.Line, r.Kind, r.Value, r.Pattern))
-		text = append(text, r.Value...)
+	return Rules{runOf(rs, func(at int, r Rule) (rec, string) {
+		s := r.Value
 		if r.Pattern != r.Value {
-			text = append(text, r.Pattern...)
+			s += r.Pattern
 		}
+		return ruleRec(at, r.Line, r.Kind, r.Value, r.Pattern), s
+	})}
+}
+
+// agentsOf returns as as a File's Agents hold them.
+func agentsOf(as ...Agent) Agents {
+	return Agents{runOf(as, func(at int, a Agent) (rec, string) {
+		return agentRec(at, a.Line, a.Value, a.Name), a.Value
+	})}
+}
+
+// extsOf returns es as a File's Extensions hold them.
+func extsOf(es ...Extension) Extensions {
+	return Extensions{runOf(es, func(at int, e Extension) (rec, string) {
+		return extRec(at, e.Line, e.Key, e.Value), e.Key + e.Value
+	})}
+}
+
+// runOf returns the records that rec makes of xs, each given the offset
+// in the text of the string it adds to it, and the text.
+func runOf[T any](xs []T, rec func(at int, x T) (rec, string)) run {
+	d := &records{}
+	for _, x := range xs {
+		r, s := rec(len(d.text), x)
+		d.recs, d.text = append(d.recs, r), d.text+s
 	}
-	str := string(text)
-	out.text = &str
-	return out
+	return run{d: d, n: uint32(len(d.recs))}
 }
 
 // TestParse_OneText checks that every string a File holds of the body is a
@@ -934,21 +954,21 @@ func TestParse_OneText(t *testing.T) {
 	} {
 		for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
 			f := Parse([]byte(body), Options{Semantics: sem})
-			base := uintptr(unsafe.Pointer(unsafe.StringData(f.text)))
+			base := uintptr(unsafe.Pointer(unsafe.StringData(f.data.text)))
 			in := func(what, x string) {
 				t.Helper()
 				if x == "" {
 					return
 				}
-				if off := uintptr(unsafe.Pointer(unsafe.StringData(x))) - base; off+uintptr(len(x)) > uintptr(len(f.text)) {
+				if off := uintptr(unsafe.Pointer(unsafe.StringData(x))) - base; off+uintptr(len(x)) > uintptr(len(f.data.text)) {
 					t.Errorf("%s %v: %s %q is not a part of the File's text", name, sem, what, x)
 				}
 			}
 			for _, g := range f.Groups {
-				if g.Rules.text != &f.text {
-					t.Errorf("%s %v: a group's rules have a text of their own", name, sem)
+				if g.Rules.d != &f.data || g.Agents.d != &f.data || g.Extensions.d != &f.data && g.Extensions.n > 0 {
+					t.Errorf("%s %v: a group's lines have records of their own", name, sem)
 				}
-				for _, a := range g.Agents {
+				for _, a := range g.Agents.Slice() {
 					in("agent name", a.Name)
 					in("agent value", a.Value)
 				}
@@ -956,12 +976,12 @@ func TestParse_OneText(t *testing.T) {
 					in("rule value", g.Rules.At(i).Value)
 					in("rule pattern", g.Rules.At(i).Pattern)
 				}
-				for _, e := range g.Extensions {
+				for _, e := range g.Extensions.Slice() {
 					in("extension key", e.Key)
 					in("extension value", e.Value)
 				}
 			}
-			for _, s := range f.Sitemaps {
+			for _, s := range f.Sitemaps.Slice() {
 				in("sitemap", s.URL)
 			}
 			for _, d := range f.Diagnostics {

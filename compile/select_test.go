@@ -95,7 +95,7 @@ func TestRFC9309_Select(t *testing.T) {
 			for _, r := range sel.Rules.Slice() {
 				got.rules = append(got.rules, strconv.Itoa(r.Line)+" "+r.Value)
 			}
-			for _, e := range sel.Extensions {
+			for _, e := range sel.Extensions.Slice() {
 				got.exts = append(got.exts, strconv.Itoa(e.Line)+" "+e.Value)
 			}
 			if diff := cmp.Diff(tc, got, cmp.AllowUnexported(selectCase{})); diff != "" {
@@ -111,7 +111,7 @@ func TestRFC9309_SelectNone(t *testing.T) {
 	for _, body := range []string{"", "# nothing", "User-agent: a\nDisallow: /", "Disallow: /\nSitemap: x"} {
 		f := Parse([]byte(body), Options{})
 		sel := f.Select("OtherBot")
-		if sel.Match != MatchNone || sel.Groups != nil || sel.Rules.Len() != 0 || sel.Extensions != nil {
+		if sel.Match != MatchNone || sel.Groups != nil || sel.Rules.Len() != 0 || sel.Extensions.Len() != 0 {
 			t.Errorf("Parse(%q).Select = %+v, want MatchNone and nothing", body, sel)
 		}
 	}
@@ -197,7 +197,7 @@ func TestRFC9309_AgentNames(t *testing.T) {
 		if got := a.Names(tc.tok); got != tc.want {
 			t.Errorf("Agent(%q).Names(%q) = %v, want %v", tc.value, tc.tok, got, tc.want)
 		}
-		g := Group{Agents: []Agent{{Name: "other"}, a}}
+		g := Group{Agents: agentsOf(Agent{Name: "other", Value: "other"}, a)}
 		if got := g.Names(tc.tok); got != tc.want {
 			t.Errorf("Group(other, %q).Names(%q) = %v, want %v", tc.value, tc.tok, got, tc.want)
 		}

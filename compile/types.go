@@ -125,7 +125,8 @@ type Rule struct {
 	Line int
 }
 
-// Agent is one user-agent line of a group.
+// Agent is one user-agent line of a group. A File holds a record of it
+// (see Agents), and an Agent is made when asked for.
 type Agent struct {
 	// Name is the product token the line names: the leading run of
 	// [A-Za-z_-] of the value, "*" for the global group, or "" when the
@@ -155,7 +156,7 @@ func (a Agent) Names(tok string) bool {
 
 // Extension is a line inside a group that is not a rule: crawl-delay,
 // request-rate, visit-time, host, clean-param, and any unknown key. It never
-// changes a decision.
+// changes a decision. A File holds a record of it (see Extensions).
 type Extension struct {
 	// Key is the key as written, lower-cased.
 	Key   string
@@ -163,109 +164,12 @@ type Extension struct {
 	Line  int
 }
 
-// Rules are rules in file order: a group's, or the merged rules of a
-// Selection. They are a view of compact records that hold no strings or
-// pointers (the rules of a file are most of what it holds, and a crawler
-// keeps files by the million): At makes a rule's Rule, without allocating.
-// The zero value holds no rules. Rules are immutable and safe for
-// concurrent use.
-type Rules struct {
-	recs []ruleRec // in file order
-	// text is the file's text (File.text), which the records' offsets are
-	// into: a pointer, so that Rules is four words and a loop over its
-	// rules keeps it in registers instead of copying it for every call.
-	text *string
-}
-
-// ruleRec is a rule as a File holds it, in 12 bytes (a Rule is 48) and no
-// pointer, so the garbage collector does not scan a file's rules: its
-// value's offset and length in the file's text, then its pattern's
-// length, 0 when the pattern is the value (a pattern that normalising
-// rewrote follows its value in the text), and its line and kind in one word.
-// The widths hold for any file Parse reads: a value is at most
-// MaxLineLength bytes and a pattern three times that (recLimits), a file
-// at most LargestMaxFileSize bytes, so it has fewer than 1<<30 lines and
-// its text is shorter than 1<<32 bytes.
-type ruleRec struct {
-	val            uint32
-	lineKind       uint32 // line<<2 | kind
-	valLen, patLen uint16
-}
-
-// recLimits fails to compile if a value's or pattern's length may not fit
-// a ruleRec's uint16.
-const recLimits uint16 = 3 * MaxLineLength
-
-// newRuleRec returns the record of a rule on line whose value starts at
-// offset val of the text, its pattern following it there when pattern is
-// not value.
-func newRuleRec(val, line int, kind RuleKind, value, pattern string) ruleRec {
-	r := ruleRec{val: uint32(val), lineKind: uint32(line)<<2 | uint32(kind), valLen: uint16(len(value))}
-	if pattern != value {
-		r.patLen = uint16(len(pattern))
-	}
-	return r
-}
-
-func (r *ruleRec) kind() RuleKind { return RuleKind(r.lineKind & 3) }
-
-// Len returns the number of rules.
-func (rs Rules) Len() int { return len(rs.recs) }
-
-// At returns the i-th rule, in file order. It panics if i is out of range.
-func (rs Rules) At(i int) Rule {
-	r := &rs.recs[i]
-	return Rule{Kind: r.kind(), Pattern: rs.Pattern(i), Value: (*rs.text)[r.val : r.val+uint32(r.valLen)], Line: int(r.lineKind >> 2)}
-}
-
-// Pattern returns the pattern of the i-th rule: At(i).Pattern, for a
-// caller that wants no more of it, such as a matcher being built.
-func (rs Rules) Pattern(i int) string {
-	r := &rs.recs[i]
-	at, n := r.val, uint32(r.valLen)
-	if r.patLen > 0 { // rewritten: it follows the value
-		at, n = at+n, uint32(r.patLen)
-	}
-	return (*rs.text)[at : at+n]
-}
-
-// Kind returns the kind of the i-th rule: At(i).Kind, for a caller that
-// wants no more of it, such as a decision.
-func (rs Rules) Kind(i int) RuleKind { return rs.recs[i].kind() }
-
-// Slice returns the rules in a new slice, for a caller that wants them
-// all at once; At reads one without allocating.
-func (rs Rules) Slice() []Rule {
-	if len(rs.recs) == 0 {
-		return nil
-	}
-	out := make([]Rule, len(rs.recs))
-	for i := range out {
-		out[i] = rs.At(i)
-	}
-	return out
-}
-
-// Equal reports whether rs and o hold the same rules in the same order
-// (go-cmp uses it to compare Files).
-func (rs Rules) Equal(o Rules) bool {
-	if len(rs.recs) != len(o.recs) {
-		return false
-	}
-	for i := range rs.recs {
-		if rs.At(i) != o.At(i) {
-			return false
-		}
-	}
-	return true
-}
-
 // Group is a run of user-agent lines and the lines that follow them up to the
 // next group.
 type Group struct {
-	Agents     []Agent
+	Agents     Agents
 	Rules      Rules // in file order; rules with an empty value are not kept
-	Extensions []Extension
+	Extensions Extensions
 	// EmptyRuleLine is the line of the group's first allow or disallow line
 	// with an empty value, 0 if it has none. Such a line allows and
 	// disallows nothing (docs/SEMANTICS.md section 3.1), so it is not in
@@ -277,8 +181,9 @@ type Group struct {
 // Names reports whether a user-agent line of g names the crawler whose
 // product token is tok (see Agent.Names).
 func (g *Group) Names(tok string) bool {
-	for _, a := range g.Agents {
-		if a.Names(tok) {
+	as := g.Agents
+	for i := range as.Len() {
+		if as.At(i).Names(tok) {
 			return true
 		}
 	}
@@ -288,8 +193,9 @@ func (g *Group) Names(tok string) bool {
 // IsGlobal reports whether a user-agent line of g is "*": g applies to the
 // crawlers that no group names (docs/SEMANTICS.md section 2.3).
 func (g *Group) IsGlobal() bool {
-	for _, a := range g.Agents {
-		if a.IsGlobal() {
+	as := g.Agents
+	for i := range as.Len() {
+		if as.At(i).IsGlobal() {
 			return true
 		}
 	}
@@ -316,7 +222,7 @@ type Join struct {
 }
 
 // Sitemap is a sitemap line; sitemaps are global, kept in file order with
-// duplicates.
+// duplicates. A File holds a record of it (see Sitemaps).
 type Sitemap struct {
 	URL  string
 	Line int
@@ -386,7 +292,7 @@ func (d Diagnostic) String() string {
 type File struct {
 	Semantics   Semantics
 	Groups      []Group
-	Sitemaps    []Sitemap
+	Sitemaps    Sitemaps
 	Diagnostics []Diagnostic
 	// Warnings say what a reader of the file should know about the whole
 	// of it, when it was not read as a robots.txt of rules would be
@@ -405,37 +311,32 @@ type File struct {
 	// Lines is the number of lines read.
 	Lines int
 
-	// text is the one string the values of f are parts of (Parse keeps
-	// them there, and nothing else of the body), and the rules' text.
-	text string
+	// data holds the text the values of f are parts of (Parse keeps them
+	// there, and nothing else of the body) and the records of its groups'
+	// lines and its sitemaps, which f's views read.
+	data records
 }
 
 // Sizes of a File's records, for Bytes.
 const (
-	sizeofFile      = int(unsafe.Sizeof(File{}))
-	sizeofGroup     = int(unsafe.Sizeof(Group{}))
-	sizeofRuleRec   = int(unsafe.Sizeof(ruleRec{}))
-	sizeofAgent     = int(unsafe.Sizeof(Agent{}))
-	sizeofExtension = int(unsafe.Sizeof(Extension{}))
-	sizeofJoin      = int(unsafe.Sizeof(Join{}))
-	sizeofSitemap   = int(unsafe.Sizeof(Sitemap{}))
-	sizeofDiag      = int(unsafe.Sizeof(Diagnostic{}))
-	sizeofWarning   = int(unsafe.Sizeof(Warning{}))
+	sizeofFile    = int(unsafe.Sizeof(File{}))
+	sizeofGroup   = int(unsafe.Sizeof(Group{}))
+	sizeofRec     = int(unsafe.Sizeof(rec{}))
+	sizeofRecords = int(unsafe.Sizeof(records{}))
+	sizeofJoin    = int(unsafe.Sizeof(Join{}))
+	sizeofDiag    = int(unsafe.Sizeof(Diagnostic{}))
+	sizeofWarning = int(unsafe.Sizeof(Warning{}))
 )
 
-// Bytes returns the memory f holds, as Parse made it: its records and the
-// text its values and rules are parts of. A cache of parsed files can charge
-// each what it holds.
+// Bytes returns the memory f holds, as Parse made it: its groups, the
+// records of their lines and the text their values are parts of, and its
+// diagnostics. A cache of parsed files can charge each what it holds.
 func (f *File) Bytes() int {
-	n := sizeofFile + sizeofGroup*len(f.Groups) + sizeofSitemap*len(f.Sitemaps) + sizeofJoin*len(f.Joins) +
-		sizeofDiag*len(f.Diagnostics) + sizeofWarning*len(f.Warnings)
-	for i := range f.Groups {
-		g := &f.Groups[i]
-		n += sizeofAgent*len(g.Agents) + sizeofExtension*len(g.Extensions) + sizeofRuleRec*len(g.Rules.recs)
-	}
-	// The values are parts of f.text; messages are constants but for a
-	// few numbers (counted as if they were not).
-	n += len(f.text)
+	n := sizeofFile + sizeofGroup*len(f.Groups) + sizeofJoin*len(f.Joins) +
+		sizeofDiag*len(f.Diagnostics) + sizeofWarning*len(f.Warnings) +
+		sizeofRec*len(f.data.recs) + len(f.data.text)
+	// Messages are constants but for a few numbers (counted as if they
+	// were not); a diagnostic's text is a part of f's.
 	for _, d := range f.Diagnostics {
 		n += len(d.Message)
 	}
@@ -474,15 +375,15 @@ type Selection struct {
 	// Rules are the rules of the selected groups, merged, in file order.
 	Rules Rules
 	// Extensions are the extension lines of the selected groups, in file order.
-	Extensions []Extension
+	Extensions Extensions
 }
 
 // Bytes returns the memory s holds beyond its File's: the indexes of its
 // groups and, when it merges several groups, the copies of their records.
 func (s *Selection) Bytes() int {
 	n := 8 * len(s.Groups)
-	if len(s.Groups) > 1 {
-		n += sizeofRuleRec*len(s.Rules.recs) + sizeofExtension*len(s.Extensions)
+	if len(s.Groups) > 1 && s.Rules.n+s.Extensions.n > 0 {
+		n += sizeofRecords + sizeofRec*int(s.Rules.n+s.Extensions.n)
 	}
 	return n
 }

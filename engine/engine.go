@@ -182,7 +182,7 @@ func (r *Robots) String() string {
 	s := "engine.Robots{" + r.opts.Semantics.String() + " " +
 		strconv.Itoa(len(r.file.Groups)) + plural(len(r.file.Groups), " group, ", " groups, ") +
 		strconv.Itoa(rules) + plural(rules, " rule, ", " rules, ") +
-		strconv.Itoa(len(r.file.Sitemaps)) + plural(len(r.file.Sitemaps), " sitemap, ", " sitemaps, ")
+		strconv.Itoa(r.file.Sitemaps.Len()) + plural(r.file.Sitemaps.Len(), " sitemap, ", " sitemaps, ")
 	if n := len(r.file.Warnings); n > 0 {
 		s += strconv.Itoa(n) + plural(n, " warning, ", " warnings, ")
 	}
@@ -215,8 +215,9 @@ func (r *Robots) Semantics() Semantics { return r.opts.Semantics }
 // site's file allows everything. It is shared: callers must not modify it.
 func (r *Robots) Warnings() []Warning { return r.file.Warnings }
 
-// Sitemaps returns the sitemap URLs of the file, in order.
-func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps }
+// Sitemaps returns the sitemap URLs of the file, in order, in a new slice
+// (the file keeps them as records).
+func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps.Slice() }
 
 // Matcher returns the matcher for a crawler with the given product tokens
 // (for example "Googlebot-Image", "Googlebot"): every group naming any of

@@ -90,7 +90,8 @@ func explain(f *compile.File, m *Matcher, url string) Explanation {
 	for _, gi := range m.sel.Groups {
 		g := &f.Groups[gi]
 		eg := ExplainedGroup{Index: gi}
-		for _, a := range g.Agents {
+		for i := range g.Agents.Len() {
+			a := g.Agents.At(i)
 			eg.AgentLines = append(eg.AgentLines, a.Line)
 			switch {
 			case e.Match == compile.MatchGlobal && a.IsGlobal():

@@ -138,9 +138,9 @@ type ContentSignal struct {
 // Extensions returns the typed extension lines of the groups m applies (see
 // ParseExtensions). It allocates; a crawler calls it once per site and keeps
 // the result.
-func (m *Matcher) Extensions() Extensions { return ParseExtensions(m.sel.Extensions) }
+func (m *Matcher) Extensions() Extensions { return ParseExtensions(m.sel.Extensions.Slice()) }
 
-// ParseExtensions reads extension lines (for example Selection.Extensions)
+// ParseExtensions reads extension lines (for example Selection.Extensions.Slice())
 // into Extensions. Keys are compared lower case, as the parser gives them.
 func ParseExtensions(exts []Extension) Extensions {
 	var e Extensions

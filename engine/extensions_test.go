@@ -287,7 +287,7 @@ Nofollow: /a
 	for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
 		with := engine.Compile([]byte(body), engine.Options{Semantics: sem})
 		without := engine.Compile([]byte(commented.String()), engine.Options{Semantics: sem})
-		if n := len(with.Matcher("bot").Selection().Extensions) + len(with.Matcher("other").Selection().Extensions); n == 0 && sem != engine.Koster1996 {
+		if n := with.Matcher("bot").Selection().Extensions.Len() + with.Matcher("other").Selection().Extensions.Len(); n == 0 && sem != engine.Koster1996 {
 			t.Fatalf("%s: no extensions parsed", sem)
 		}
 		for _, agent := range []string{"bot", "other"} {

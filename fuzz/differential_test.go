@@ -108,7 +108,7 @@ var decidedDirectly atomic.Int64
 func lastAgentName(f *compile.File) string {
 	last := ""
 	for _, g := range f.Groups {
-		for _, a := range g.Agents {
+		for _, a := range g.Agents.Slice() {
 			if name := reference.AgentName(a.Value); name != "" && name != "*" {
 				last = name
 			}

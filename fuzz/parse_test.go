@@ -23,7 +23,7 @@ func groupsDiff(body []byte, sem compile.Semantics) string {
 	var a, b strings.Builder
 	for i, g := range compile.Parse(body, compile.Options{Semantics: sem}).Groups {
 		fmt.Fprintf(&a, "group %d\n", i)
-		for _, ag := range g.Agents {
+		for _, ag := range g.Agents.Slice() {
 			fmt.Fprintf(&a, "  agent %d %q\n", ag.Line, ag.Value)
 		}
 		for _, r := range g.Rules.Slice() {

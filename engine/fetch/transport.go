@@ -420,8 +420,9 @@ func (t *Transport) pace(ctx context.Context, res *Result, m *engine.Matcher) er
 // file without crawl-delay lines costs a scan of the selected extension
 // lines and no allocation.
 func crawlDelay(m *engine.Matcher) time.Duration {
-	for _, x := range m.Selection().Extensions {
-		if x.Key == "crawl-delay" {
+	exts := m.Selection().Extensions
+	for i := range exts.Len() {
+		if exts.At(i).Key == "crawl-delay" {
 			d, _ := m.Extensions().CrawlDelay()
 			return d
 		}

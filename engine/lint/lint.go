@@ -180,14 +180,14 @@ func symptomFilter(f *compile.File) func(compile.Diagnostic) bool {
 	if notRobots {
 		read = map[int]bool{}
 		for _, g := range f.Groups {
-			for _, a := range g.Agents {
+			for _, a := range g.Agents.Slice() {
 				read[a.Line] = true
 			}
 			for _, r := range g.Rules.Slice() {
 				read[r.Line] = true
 			}
 		}
-		for _, sm := range f.Sitemaps {
+		for _, sm := range f.Sitemaps.Slice() {
 			read[sm.Line] = true
 		}
 	}
@@ -265,7 +265,7 @@ func (c *checker) mergedGroups() map[string][]int {
 		if g.IsGlobal() {
 			byName["*"] = append(byName["*"], gi)
 		}
-		for _, a := range g.Agents {
+		for _, a := range g.Agents.Slice() {
 			n, ok := crawler(a)
 			if !ok {
 				continue
@@ -480,15 +480,15 @@ func (c *checker) joinedGroups() {
 		}
 		last = j.Group
 		g := &c.f.Groups[j.Group]
-		prev, a := g.Agents[j.Agent-1], g.Agents[j.Agent]
+		prev, a := g.Agents.At(j.Agent-1), g.Agents.At(j.Agent)
 		what := j.Key
 		if what == "" {
 			what = "unreadable"
 		}
 		all := ""
-		if len(g.Agents) > 2 {
-			all = " (this group has " + strconv.Itoa(len(g.Agents)) + " user-agent lines, " +
-				strconv.Itoa(g.Agents[0].Line) + " to " + strconv.Itoa(g.Agents[len(g.Agents)-1].Line) + ")"
+		if g.Agents.Len() > 2 {
+			all = " (this group has " + strconv.Itoa(g.Agents.Len()) + " user-agent lines, " +
+				strconv.Itoa(g.Agents.At(0).Line) + " to " + strconv.Itoa(g.Agents.At(g.Agents.Len()-1).Line) + ")"
 		}
 		c.add(a.Line, JoinedGroup, "user-agent "+a.Value+" joins the group of user-agent "+prev.Value+
 			" (line "+strconv.Itoa(prev.Line)+")"+all+": a "+what+" line (line "+strconv.Itoa(j.Line)+
@@ -524,7 +524,7 @@ func (c *checker) replacesGlobal() {
 		var names []string // as written, in line order
 		var exts []string
 		line := 0
-		for _, a := range g.Agents {
+		for _, a := range g.Agents.Slice() {
 			n, ok := crawler(a)
 			if !ok || reported[n] {
 				continue
@@ -533,7 +533,7 @@ func (c *checker) replacesGlobal() {
 			rules, keys, empty := 0, []string(nil), false
 			for _, gj := range byName[n] {
 				rules += c.f.Groups[gj].Rules.Len()
-				for _, x := range c.f.Groups[gj].Extensions {
+				for _, x := range c.f.Groups[gj].Extensions.Slice() {
 					if !contains(keys, x.Key) {
 						keys = append(keys, x.Key)
 					}
@@ -585,7 +585,7 @@ var invalidMessages = map[string]string{
 
 func (c *checker) invalidValues() {
 	for _, g := range c.f.Groups {
-		for _, x := range engine.ParseExtensions(g.Extensions).Invalid {
+		for _, x := range engine.ParseExtensions(g.Extensions.Slice()).Invalid {
 			if msg, ok := invalidMessages[x.Key]; ok {
 				c.add(x.Line, InvalidValue, msg)
 			}

@@ -177,7 +177,7 @@ func verifyDead(t *testing.T, name string, body []byte, sem compile.Semantics) i
 			}
 			n++
 			var agents []string
-			for _, a := range g.Agents {
+			for _, a := range g.Agents.Slice() {
 				switch {
 				case a.IsGlobal():
 					agents = append(agents, "zzunnamedlintbot")

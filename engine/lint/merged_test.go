@@ -47,7 +47,7 @@ func TestMergedGroups_AreSelect(t *testing.T) {
 			f := compile.Parse([]byte(body), compile.Options{Semantics: sem})
 			byName := (&checker{f: f}).mergedGroups()
 			for _, g := range f.Groups {
-				for _, a := range g.Agents {
+				for _, a := range g.Agents.Slice() {
 					key, ok := crawler(a)
 					if !ok {
 						continue

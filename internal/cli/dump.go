@@ -99,7 +99,7 @@ func writeSelection(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
 	for _, gi := range sel.Groups {
 		g := f.Groups[gi]
 		var agents []string
-		for _, a := range g.Agents {
+		for _, a := range g.Agents.Slice() {
 			agents = append(agents, fmt.Sprintf("line %d: User-agent: %s", a.Line, a.Value))
 		}
 		fmt.Fprintf(b, "  group %d: %s\n", gi+1, strings.Join(agents, "; "))
@@ -149,14 +149,14 @@ func writeExtensions(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
 		invalid[x.Line] = true
 	}
 	b.WriteString("extensions of these groups (they never decide):\n")
-	for _, x := range m.Selection().Extensions {
+	for _, x := range m.Selection().Extensions.Slice() {
 		fmt.Fprintf(b, "  line %d: %s: %s", x.Line, x.Key, x.Value)
 		if invalid[x.Line] {
 			b.WriteString(" (cannot be read: crawlers ignore it)")
 		}
 		b.WriteByte('\n')
 	}
-	if len(m.Selection().Extensions) == 0 {
+	if m.Selection().Extensions.Len() == 0 {
 		b.WriteString("  (none)\n")
 	}
 	b.WriteString("sitemaps (for every crawler):\n")

@@ -296,7 +296,7 @@ func writeExtensionLines(w *bufio.Writer, r *engine.Robots, m *engine.Matcher) {
 	for _, sm := range r.Sitemaps() {
 		w.WriteString("sitemap\t" + sm.URL + "\n")
 	}
-	for _, x := range m.Selection().Extensions {
+	for _, x := range m.Selection().Extensions.Slice() {
 		w.WriteString("extension\t" + x.Key + ": " + x.Value + "\n")
 	}
 }

@@ -1,0 +1,219 @@
+package compile
+
+import "fmt"
+
+// A File holds its lines as records, not as the structs its API gives:
+// most of what a parsed file keeps is its lines, and a crawler keeps files
+// by the million. A record is 12 bytes and holds no pointer, so the
+// garbage collector does not scan them; the File's records and its text
+// are one allocation (see finishData). Rules, Agents, Extensions and
+// Sitemaps are views of a run of records: their At makes a line's struct,
+// whose strings are parts of the text, without allocating.
+
+// rec is one line of a File: a rule, a user-agent line, an extension or a
+// sitemap. at is the offset in the file's text of its first string, line
+// its line (for a rule line<<2 | kind), and a and b are lengths:
+//
+//	rule:      the value, a bytes at at; the pattern, b bytes after the
+//	           value, or the value itself when b is 0 (normalising did
+//	           not rewrite it)
+//	agent:     the value, a bytes at at; its name, its first b bytes
+//	           (AgentName's result is a prefix of the value)
+//	extension: the key, a bytes at at (lower case); the value, b bytes
+//	           after the key
+//	sitemap:   the URL, a bytes at at
+//
+// The widths hold for any file Parse reads: a value is at most
+// MaxLineLength bytes and a pattern three times that (recLimits), a file
+// at most LargestMaxFileSize bytes, so it has fewer than 1<<30 lines and
+// its text is shorter than 1<<32 bytes.
+type rec struct {
+	at, line uint32
+	a, b     uint16
+}
+
+// recLimits fails to compile if a value's or pattern's length may not fit
+// a rec's uint16.
+const recLimits uint16 = 3 * MaxLineLength
+
+// records are what a File's views read: the text and the records.
+type records struct {
+	text string
+	recs []rec
+}
+
+// str returns the n bytes of the text at at.
+func (d *records) str(at uint32, n uint16) string { return d.text[at : at+uint32(n)] }
+
+// run is n records of d from at: a group's lines of one kind, a
+// file's sitemaps, or a selection's merged lines. The zero run is empty.
+type run struct {
+	d     *records
+	at, n uint32
+}
+
+// rec returns the i-th record of v. It panics if i is out of range.
+func (v run) rec(i int) *rec { return &v.d.recs[v.at : v.at+v.n][i] }
+
+// sliceOf returns v's lines in a new slice, made by at, nil when there
+// are none.
+func sliceOf[T any](v run, at func(int) T) []T {
+	if v.n == 0 {
+		return nil
+	}
+	out := make([]T, v.n)
+	for i := range out {
+		out[i] = at(i)
+	}
+	return out
+}
+
+// equalRuns reports whether a and b hold equal lines, as at makes them.
+func equalRuns[T comparable](a, b run, atA, atB func(int) T) bool {
+	if a.n != b.n {
+		return false
+	}
+	for i := range int(a.n) {
+		if atA(i) != atB(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// Rules are rules in file order: a group's, or the merged rules of a
+// Selection. They are a view of a File's records: At makes a rule's Rule
+// without allocating. The zero value holds no rules. Rules are immutable
+// and safe for concurrent use.
+type Rules struct{ run }
+
+// ruleRec returns the record of a rule on line whose value starts at
+// offset at of the text, its pattern following it there when pattern is
+// not value.
+func ruleRec(at, line int, kind RuleKind, value, pattern string) rec {
+	r := rec{at: uint32(at), line: uint32(line)<<2 | uint32(kind), a: uint16(len(value))}
+	if pattern != value {
+		r.b = uint16(len(pattern))
+	}
+	return r
+}
+
+// Len returns the number of rules.
+func (rs Rules) Len() int { return int(rs.n) }
+
+// At returns the i-th rule, in file order. It panics if i is out of range.
+func (rs Rules) At(i int) Rule {
+	r := rs.rec(i)
+	return Rule{Kind: RuleKind(r.line & 3), Pattern: rs.pattern(r), Value: rs.d.str(r.at, r.a), Line: int(r.line >> 2)}
+}
+
+// Pattern returns the pattern of the i-th rule: At(i).Pattern, for a
+// caller that wants no more of it, such as a matcher being built.
+func (rs Rules) Pattern(i int) string { return rs.pattern(rs.rec(i)) }
+
+func (rs Rules) pattern(r *rec) string {
+	if r.b > 0 { // rewritten: it follows the value
+		return rs.d.str(r.at+uint32(r.a), r.b)
+	}
+	return rs.d.str(r.at, r.a)
+}
+
+// Kind returns the kind of the i-th rule: At(i).Kind, for a caller that
+// wants no more of it, such as a decision.
+func (rs Rules) Kind(i int) RuleKind { return RuleKind(rs.rec(i).line & 3) }
+
+// Slice returns the rules in a new slice, for a caller that wants them
+// all at once; At reads one without allocating.
+func (rs Rules) Slice() []Rule { return sliceOf(rs.run, rs.At) }
+
+// String formats the lines as a slice of them.
+func (rs Rules) String() string { return fmt.Sprint(rs.Slice()) }
+
+// Equal reports whether rs and o hold the same rules in the same order
+// (go-cmp uses it to compare Files).
+func (rs Rules) Equal(o Rules) bool { return equalRuns(rs.run, o.run, rs.At, o.At) }
+
+// Agents are the user-agent lines of a group, in file order: a view of a
+// File's records, as Rules are. The zero value holds none.
+type Agents struct{ run }
+
+// agentRec returns the record of a user-agent line whose value starts at
+// offset at of the text.
+func agentRec(at, line int, value, name string) rec {
+	return rec{at: uint32(at), line: uint32(line), a: uint16(len(value)), b: uint16(len(name))}
+}
+
+// Len returns the number of user-agent lines.
+func (as Agents) Len() int { return int(as.n) }
+
+// At returns the i-th user-agent line. It panics if i is out of range.
+func (as Agents) At(i int) Agent {
+	r := as.rec(i)
+	return Agent{Name: as.d.str(r.at, r.b), Value: as.d.str(r.at, r.a), Line: int(r.line)}
+}
+
+// Slice returns the lines in a new slice; At reads one without allocating.
+func (as Agents) Slice() []Agent { return sliceOf(as.run, as.At) }
+
+// String formats the lines as a slice of them.
+func (as Agents) String() string { return fmt.Sprint(as.Slice()) }
+
+// Equal reports whether as and o hold the same lines in the same order.
+func (as Agents) Equal(o Agents) bool { return equalRuns(as.run, o.run, as.At, o.At) }
+
+// Extensions are extension lines in file order (a group's, or a
+// Selection's): a view of a File's records, as Rules are. The zero value
+// holds none.
+type Extensions struct{ run }
+
+// extRec returns the record of an extension line whose key starts at
+// offset at of the text, its value following it.
+func extRec(at, line int, key, value string) rec {
+	return rec{at: uint32(at), line: uint32(line), a: uint16(len(key)), b: uint16(len(value))}
+}
+
+// Len returns the number of extension lines.
+func (es Extensions) Len() int { return int(es.n) }
+
+// At returns the i-th extension line. It panics if i is out of range.
+func (es Extensions) At(i int) Extension {
+	r := es.rec(i)
+	return Extension{Key: es.d.str(r.at, r.a), Value: es.d.str(r.at+uint32(r.a), r.b), Line: int(r.line)}
+}
+
+// Slice returns the lines in a new slice; At reads one without allocating.
+func (es Extensions) Slice() []Extension { return sliceOf(es.run, es.At) }
+
+// String formats the lines as a slice of them.
+func (es Extensions) String() string { return fmt.Sprint(es.Slice()) }
+
+// Equal reports whether es and o hold the same lines in the same order.
+func (es Extensions) Equal(o Extensions) bool { return equalRuns(es.run, o.run, es.At, o.At) }
+
+// Sitemaps are a file's sitemap lines, in file order with duplicates: a
+// view of its records, as Rules are. The zero value holds none.
+type Sitemaps struct{ run }
+
+// sitemapRec returns the record of a sitemap line whose URL starts at
+// offset at of the text.
+func sitemapRec(at, line int, url string) rec {
+	return rec{at: uint32(at), line: uint32(line), a: uint16(len(url))}
+}
+
+// Len returns the number of sitemap lines.
+func (ss Sitemaps) Len() int { return int(ss.n) }
+
+// At returns the i-th sitemap line. It panics if i is out of range.
+func (ss Sitemaps) At(i int) Sitemap {
+	r := ss.rec(i)
+	return Sitemap{URL: ss.d.str(r.at, r.a), Line: int(r.line)}
+}
+
+// Slice returns the lines in a new slice; At reads one without allocating.
+func (ss Sitemaps) Slice() []Sitemap { return sliceOf(ss.run, ss.At) }
+
+// String formats the lines as a slice of them.
+func (ss Sitemaps) String() string { return fmt.Sprint(ss.Slice()) }
+
+// Equal reports whether ss and o hold the same lines in the same order.
+func (ss Sitemaps) Equal(o Sitemaps) bool { return equalRuns(ss.run, o.run, ss.At, o.At) }
