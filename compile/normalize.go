@@ -2,6 +2,7 @@ package compile
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/seed-275a9bd5/robotstxt/internal/bytesearch"
 )
@@ -221,10 +222,16 @@ func normalize(prefix, s string, m mode) string {
 		size += n
 		i += w
 	}
-	var sb strings.Builder
-	sb.Grow(size)
-	sb.WriteString(prefix)
-	sb.WriteString(s[:first])
+	b := append(make([]byte, 0, size), prefix...)
+	b = appendCanonical(b, s, first, m)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
+// appendCanonical appends s in the canonical form of m to dst, and returns
+// the extended slice: s[:first] as it is (firstChange), then each unit as m
+// writes it. It appends at most 3*(len(s)-first) bytes after s[:first].
+func appendCanonical(dst []byte, s string, first int, m mode) []byte {
+	dst = append(dst, s[:first]...)
 	mask := m.rewriteMask()
 	for i := first; i < len(s); {
 		// Copy the run of bytes that need no look before the next unit.
@@ -232,15 +239,15 @@ func normalize(prefix, s string, m mode) string {
 		for j < len(s) && class[s[j]]&mask == 0 {
 			j++
 		}
-		sb.WriteString(s[i:j])
+		dst = append(dst, s[i:j]...)
 		if j == len(s) {
 			break
 		}
 		out, n, w := unit(s, j, m)
-		sb.Write(out[:n])
+		dst = append(dst, out[:n]...)
 		i = j + w
 	}
-	return sb.String()
+	return dst
 }
 
 // NormalizePattern returns the rule value p (comment already cut, white

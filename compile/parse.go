@@ -563,19 +563,31 @@ func copyOf[T any](s []T) []T {
 
 // keep appends x, a substring of the body, to the text, and returns a
 // string that views it there, until finishData points it into the File's
-// own text. When the text grows, a new array holds it; the strings taken
-// before then view the old one (whose bytes do not change), which olds
-// keeps for finishData.
+// own text.
 func (b *builder) keep(x string) string {
 	if len(x) == 0 {
 		return ""
 	}
-	if len(x) > cap(b.text)-len(b.text) && len(b.text) > 0 {
-		b.olds = append(b.olds, b.text)
-	}
+	b.room(len(x))
 	at := len(b.text)
 	b.text = append(b.text, x...)
 	return unsafe.String(&b.text[at], len(x))
+}
+
+// room makes room for n more bytes of text. When the text does not have
+// it, a new array of twice the size holds it; the strings keep returned
+// before then view the old one (whose bytes do not change), which olds
+// keeps for finishData.
+func (b *builder) room(n int) {
+	if cap(b.text)-len(b.text) >= n {
+		return
+	}
+	if len(b.text) > 0 {
+		b.olds = append(b.olds, b.text)
+	}
+	t := make([]byte, len(b.text), max(2*cap(b.text), len(b.text)+n))
+	copy(t, b.text)
+	b.text = t
 }
 
 // finishData copies the records of the scratch slices and the text into
@@ -766,12 +778,20 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		}
 		return
 	}
-	p := NormalizePattern(value, b.sem)
-	b.rules = push(b.rules, ruleRec(len(b.text), line, kind, value, p))
-	b.keep(value)
-	if p != value {
-		b.keep(p)
+	// The pattern (NormalizePattern's) follows the value in the text when
+	// normalising rewrites it: written there, not made and copied.
+	at := len(b.text)
+	m := patternMode(b.sem)
+	first := firstChange(value, m)
+	if first < 0 {
+		b.rules = push(b.rules, ruleRec(at, line, kind, len(value), 0))
+		b.keep(value)
+		return
 	}
+	b.room(len(value) + first + 3*(len(value)-first))
+	b.text = append(b.text, value...)
+	b.text = appendCanonical(b.text, value, first, m)
+	b.rules = push(b.rules, ruleRec(at, line, kind, len(value), len(b.text)-at-len(value)))
 }
 
 // outside says why a line is outside every group.

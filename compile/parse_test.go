@@ -906,11 +906,10 @@ func TestParse_DiagnosticsCapped(t *testing.T) {
 // rulesOf returns rs as a File's Rules hold them, for the tables' groups.
 func rulesOf(rs ...Rule) Rules {
 	return Rules{runOf(rs, func(at int, r Rule) (rec, string) {
-		s := r.Value
-		if r.Pattern != r.Value {
-			s += r.Pattern
+		if r.Pattern == r.Value {
+			return ruleRec(at, r.Line, r.Kind, len(r.Value), 0), r.Value
 		}
-		return ruleRec(at, r.Line, r.Kind, r.Value, r.Pattern), s
+		return ruleRec(at, r.Line, r.Kind, len(r.Value), len(r.Pattern)), r.Value + r.Pattern
 	})}
 }
 

@@ -87,15 +87,12 @@ func equalRuns[T comparable](a, b run, atA, atB func(int) T) bool {
 // and safe for concurrent use.
 type Rules struct{ run }
 
-// ruleRec returns the record of a rule on line whose value starts at
-// offset at of the text, its pattern following it there when pattern is
-// not value.
-func ruleRec(at, line int, kind RuleKind, value, pattern string) rec {
-	r := rec{at: uint32(at), line: uint32(line)<<2 | uint32(kind), a: uint16(len(value))}
-	if pattern != value {
-		r.b = uint16(len(pattern))
-	}
-	return r
+// ruleRec returns the record of a rule on line whose value of valLen
+// bytes starts at offset at of the text, followed there by its pattern of
+// patLen bytes when normalising rewrote it (0 when the pattern is the
+// value).
+func ruleRec(at, line int, kind RuleKind, valLen, patLen int) rec {
+	return rec{at: uint32(at), line: uint32(line)<<2 | uint32(kind), a: uint16(valLen), b: uint16(patLen)}
 }
 
 // Len returns the number of rules.
