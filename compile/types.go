@@ -379,10 +379,17 @@ type Selection struct {
 }
 
 // Bytes returns the memory s holds beyond its File's: the indexes of its
-// groups and, when it merges several groups, the copies of their records.
+// groups (none for most selections of one group, whose index is shared)
+// and, when it merges several groups, the copies of their records.
 func (s *Selection) Bytes() int {
+	switch {
+	case len(s.Groups) == 1 && s.Groups[0] < len(oneGroup):
+		return 0 // shared (see groupsWhere)
+	case len(s.Groups) <= 1:
+		return 8 * len(s.Groups)
+	}
 	n := 8 * len(s.Groups)
-	if len(s.Groups) > 1 && s.Rules.n+s.Extensions.n > 0 {
+	if s.Rules.n+s.Extensions.n > 0 {
 		n += sizeofRecords + sizeofRec*int(s.Rules.n+s.Extensions.n)
 	}
 	return n

@@ -121,7 +121,9 @@ func find(c *[]cachedMatcher, key string) *matcherOnce {
 type matcherOnce struct {
 	once sync.Once
 	done atomic.Bool // set once m is built
-	m    *Matcher
+	m    *Matcher    // &mv once built
+	// mv is the matcher, here to save its construction an allocation.
+	mv Matcher
 	// toks are the tokens m is built for, in tok1 when there is one; last
 	// is what Robots.last points to once m is built for one token. Both
 	// live here to save a matcher's construction two allocations.
@@ -143,9 +145,9 @@ func Compile(body []byte, opts Options) *Robots {
 	return &Robots{file: f, opts: opts, fileBytes: f.Bytes()}
 }
 
-// sizeofMatcher is the size of a Matcher, its matcherOnce and its cache
+// sizeofMatcher is the size of a Matcher in its matcherOnce, and its cache
 // entry, for Bytes.
-const sizeofMatcher = int(unsafe.Sizeof(Matcher{}) + unsafe.Sizeof(matcherOnce{}) + unsafe.Sizeof(cachedMatcher{}))
+const sizeofMatcher = int(unsafe.Sizeof(matcherOnce{}) + unsafe.Sizeof(cachedMatcher{}))
 
 // Bytes returns the memory r holds: the parsed file and its cached
 // matchers, with the states their automata have built so far. It grows as
@@ -262,7 +264,9 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 	if e == nil {
 		if old != nil && len(*old) >= MaxCachedMatchers {
 			r.mu.Unlock()
-			return r.build(append([]string(nil), tokens...))
+			m := new(Matcher)
+			r.build(m, append([]string(nil), tokens...))
+			return m
 		}
 		e = &matcherOnce{}
 		e.toks = append(e.tok1[:0], tokens...)
@@ -279,7 +283,8 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 	}
 	r.mu.Unlock()
 	e.once.Do(func() {
-		e.m = r.build(e.toks)
+		r.build(&e.mv, e.toks)
+		e.m = &e.mv
 		if len(e.toks) == 1 {
 			e.last = lastMatcher{token: e.toks[0], m: e.m}
 		}

@@ -69,10 +69,11 @@ type buildScratch struct {
 
 var buildPool = sync.Pool{New: func() any { return new(buildScratch) }}
 
-// build makes the matcher for the agents given, read as AgentTokens says.
-func (r *Robots) build(given []string) *Matcher {
+// build makes in m, a zero Matcher, the matcher for the agents given, read
+// as AgentTokens says.
+func (r *Robots) build(m *Matcher, given []string) {
 	tokens := readAgents(r.opts.Semantics, given)
-	m := &Matcher{sem: r.opts.Semantics, fixed: r.fixed, tokens: tokens}
+	*m = Matcher{sem: r.opts.Semantics, fixed: r.fixed, tokens: tokens}
 	for _, a := range given {
 		if !readsAsItself(RFC9309, a) {
 			m.given = given
@@ -81,7 +82,7 @@ func (r *Robots) build(given []string) *Matcher {
 	}
 	if r.fixed != 0 {
 		m.set = automaton.Compile(nil, automaton.Options{})
-		return m
+		return
 	}
 	m.sel = r.file.Select(tokens...)
 	// The patterns are needed only while compiling: their slice comes back
@@ -146,7 +147,6 @@ func (r *Robots) build(given []string) *Matcher {
 		opts.Escape, opts.End = compile.PathRewrites(m.sem), ""
 	}
 	m.set = automaton.Compile(pats, opts)
-	return m
 }
 
 // maxRankKey bounds the keys build ranks patterns by in one counting pass
