@@ -76,7 +76,7 @@ const maxChainedBucket = 1 << 12
 // DefaultWarmUp is the number of inputs the direct matcher decides, when
 // the automaton has one, before the DFA builds its first state
 // (Options.WarmUp).
-const DefaultWarmUp = 256
+const DefaultWarmUp = 1 << 10
 
 // direct is the direct matcher's index over a prog: the lead's length, and
 // in one slice, index:

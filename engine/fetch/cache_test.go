@@ -425,9 +425,11 @@ func TestCache_LRUBytes(t *testing.T) {
 // as it counts and as the Go heap measures it (runtime.MemStats).
 func TestCache_BytesBoundHoldsMemory(t *testing.T) {
 	const maxBytes = 6 << 20
+	// Each matcher's warm-up is 256 URLs: past it, states are built.
+	const warmUp = 256
 	hosts, urlsPer := 100, 400
 	if testing.Short() {
-		hosts, urlsPer = 64, 300 // past the warm-up (automaton.DefaultWarmUp): states are built
+		hosts, urlsPer = 64, 300
 	}
 	// The bodies come from memory, not a server: connections and their
 	// buffers would be heap the cache does not hold, and the test measures
@@ -438,7 +440,7 @@ func TestCache_BytesBoundHoldsMemory(t *testing.T) {
 		return &http.Response{StatusCode: 200, Status: "200 OK", Header: http.Header{},
 			Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
 	})
-	c := New(Options{MaxBytes: maxBytes, HTTPClient: &http.Client{Transport: tr}})
+	c := New(Options{MaxBytes: maxBytes, HTTPClient: &http.Client{Transport: tr}, Engine: engine.Options{WarmUp: warmUp}})
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.GC()
