@@ -1078,3 +1078,42 @@ func TestFile_BytesIsWhatItHolds(t *testing.T) {
 		t.Errorf("files of sitemaps, extensions and diagnostics hold %.2f times what Bytes counts, want at most 1.2", r)
 	}
 }
+
+// TestParse_RepeatedGroupRulesShareText checks that a rule whose value is
+// that of the rule at its place in the last group with rules shares that
+// rule's text, and that every rule still reads back as written.
+func TestParse_RepeatedGroupRulesShareText(t *testing.T) {
+	rules := "Disallow: /a%7e\nAllow: /b\nDisallow: /c\n"
+	body := "User-agent: x\n" + rules + "User-agent: y\nCrawl-delay: 1\n\nUser-agent: z\n" + rules +
+		"User-agent: w\nDisallow: /a%7e\nDisallow: /other\nDisallow: /c\nDisallow: /d\n"
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		f := Parse([]byte(body), Options{Semantics: sem})
+		var want []string
+		for _, g := range f.Groups {
+			for _, r := range g.Rules.Slice() {
+				want = append(want, fmt.Sprintf("%d %s %q %q", r.Line, r.Kind, r.Value, r.Pattern))
+			}
+		}
+		if len(want) != 10 {
+			t.Fatalf("%v: %d rules, want 10: %q", sem, len(want), want)
+		}
+		for i, w := range []string{
+			`2 disallow "/a%7e"`, `3 allow "/b"`, `4 disallow "/c"`,
+			`9 disallow "/a%7e"`, `10 allow "/b"`, `11 disallow "/c"`,
+			`13 disallow "/a%7e"`, `14 disallow "/other"`, `15 disallow "/c"`, `16 disallow "/d"`,
+		} {
+			if !strings.HasPrefix(want[i], w+" ") {
+				t.Errorf("%v: rule %d = %s, want %s", sem, i, want[i], w)
+			}
+		}
+		// The second group's three rules and the third's first and third
+		// are copies: the text holds one of each value (and its pattern).
+		n := 0
+		for _, v := range []string{"/a%7e", "/b", "/c", "/other", "/d"} {
+			n += strings.Count(f.data.text, v)
+		}
+		if n != 5 {
+			t.Errorf("%v: the text %q holds the rules' values %d times, want 5 (each once)", sem, f.data.text, n)
+		}
+	}
+}
