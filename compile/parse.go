@@ -605,23 +605,22 @@ func (b *builder) finishData() {
 	nr, na, ne, ns := len(b.rules), len(b.agents), len(b.exts), len(b.sitemaps)
 	n := nr + na + ne + ns
 	t := b.text
-	if n+len(t) == 0 {
-		return
-	}
-	// The text takes whole records' room after the records: the array
-	// holds no pointer, and a string may view any part of it.
-	all := make([]rec, n+(len(t)+sizeofRec-1)/sizeofRec)
-	copy(all, b.rules)
-	copy(all[nr:], b.agents)
-	copy(all[nr+na:], b.exts)
-	copy(all[nr+na+ne:], b.sitemaps)
 	var text string
-	if len(t) > 0 {
-		tb := unsafe.Slice((*byte)(unsafe.Pointer(&all[n])), len(t))
-		copy(tb, t)
-		text = unsafe.String(&tb[0], len(tb))
+	if n+len(t) > 0 {
+		// The text takes whole records' room after the records: the
+		// array holds no pointer, and a string may view any part of it.
+		all := make([]rec, n+(len(t)+sizeofRec-1)/sizeofRec)
+		copy(all, b.rules)
+		copy(all[nr:], b.agents)
+		copy(all[nr+na:], b.exts)
+		copy(all[nr+na+ne:], b.sitemaps)
+		if len(t) > 0 {
+			tb := unsafe.Slice((*byte)(unsafe.Pointer(&all[n])), len(t))
+			copy(tb, t)
+			text = unsafe.String(&tb[0], len(tb))
+		}
+		f.data = records{text: text, recs: all[:n:n]}
 	}
-	f.data = records{text: text, recs: all[:n:n]}
 	d := &f.data
 	// A group's views hold the offsets of its parts in each kind's
 	// scratch slice (see closeGroup).
