@@ -634,3 +634,20 @@ func TestScan_PatternBytesAreConsecutiveRows(t *testing.T) {
 
 // sameTable reports whether a and b are one table: the same array.
 func sameTable(a, b []uint32) bool { return unsafe.SliceData(a) == unsafe.SliceData(b) }
+
+// TestMatch_EndHoldsBytes checks that Options.End is a set of bytes, not
+// of runes: a pattern is left out when it holds one of them, and only
+// then. "\xff" as a rune (RuneError) equals no byte of "/\xfe", which
+// strings.ContainsAny read as holding it.
+func TestMatch_EndHoldsBytes(t *testing.T) {
+	for _, o := range variantOptions {
+		o.End = "#\xff"
+		set := Compile([]Pattern{{Bytes: "/\xfe"}, {Bytes: "/\xff"}, {Bytes: "/a#"}}, o)
+		if got := set.Match("/\xfe"); got != 0 {
+			t.Errorf("%+v: Match(%q) = %d, want 0 (the pattern holds no End byte)", o, "/\xfe", got)
+		}
+		if got := set.Match("/\xffx"); got != NoMatch {
+			t.Errorf("%+v: Match(%q) = %d, want NoMatch (the input ends at its End byte; no kept pattern is a prefix of \"/\")", o, "/\xffx", got)
+		}
+	}
+}

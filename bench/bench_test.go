@@ -100,7 +100,7 @@ func BenchmarkDecide(b *testing.B) {
 					// The steady state: ours builds its cached Matcher,
 					// passes its warm-up and builds the automaton states
 					// these URLs visit.
-					for n := 0; n <= automaton.DefaultWarmUp; n += len(urls) {
+					for n := 0; n <= automaton.DefaultWarmUp && len(urls) > 0; n += len(urls) {
 						for _, u := range urls {
 							sinkBool = decide(u)
 						}
@@ -248,8 +248,12 @@ func BenchmarkScaling(b *testing.B) {
 				m = engine.Compile(in.body, opts).Matcher(Agent)
 			}
 			urls := in.urls
-			for _, u := range urls { // the steady state: the states they visit exist
-				sinkBool = m.Decide(u).Allowed
+			// The steady state: past the warm-up, the states the URLs
+			// visit exist.
+			for n := 0; n <= automaton.DefaultWarmUp && len(urls) > 0; n += len(urls) {
+				for _, u := range urls {
+					sinkBool = m.Decide(u).Allowed
+				}
 			}
 			b.SetBytes(in.avgURLLen())
 			b.ReportAllocs()

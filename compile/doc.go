@@ -22,11 +22,13 @@
 // the groups they name. Everything is linear in the input, never fails,
 // never panics, and keeps nothing of the input: the values a File holds are
 // copied out of it into one string, and comments, keys and white space are
-// left behind. A File holds its rules as 12-byte records of offsets into
-// that string, not as Rules (48 bytes and two strings each): Group.Rules
-// and Selection.Rules are views of them (Rules.At makes a Rule): a crawler
-// keeps parsed files by the million, and what it keeps of each is then
-// mostly its values.
+// left behind. A File holds its rules, user-agent, extension and sitemap
+// lines as 12-byte records of offsets into that string, in one array with
+// it, not as Rules, Agents, Extensions and Sitemaps (40 or 48 bytes and two
+// strings each): Group.Rules, Group.Agents, Group.Extensions, File.Sitemaps
+// and a Selection's Rules and Extensions are views of them (their At makes
+// one): a crawler keeps parsed files by the million, and what it keeps of
+// each is then mostly its values.
 // File.Warnings say, once each, when the whole file was not read as a
 // robots.txt of rules would be (UTF-16, binary bytes, an HTML or JSON page,
 // a cut file, no user-agent line).

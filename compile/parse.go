@@ -942,35 +942,11 @@ func isTokenByte(c byte) bool {
 	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'
 }
 
-// oneGroup holds the indexes of a selection of one group among the first
-// len(oneGroup) of a file, the selection of most crawlers in most files:
-// groupsWhere returns a slice of it, which costs no allocation.
-var oneGroup = func() (a [64]int) {
-	for i := range a {
-		a[i] = i
-	}
-	return a
-}()
-
 // groupsWhere returns the indexes of f's groups for which pick is true,
 // nil if there are none.
 func (f *File) groupsWhere(pick func(*Group) bool) []int {
-	n, first := 0, -1
+	var out []int
 	for i := range f.Groups {
-		if pick(&f.Groups[i]) {
-			if n++; n == 1 {
-				first = i
-			}
-		}
-	}
-	switch {
-	case n == 0:
-		return nil
-	case n == 1 && first < len(oneGroup):
-		return oneGroup[first : first+1 : first+1]
-	}
-	out := make([]int, 0, n)
-	for i := first; i < len(f.Groups); i++ {
 		if pick(&f.Groups[i]) {
 			out = append(out, i)
 		}
@@ -999,9 +975,8 @@ func ValidToken(tok string) bool {
 // (MatchNone: everything allowed). Tokens that are not valid product tokens
 // name no group. Select is the one place where groups are merged.
 //
-// Rules and Extensions are in file order. They, and Groups, may share
-// memory with f or other selections and must not be modified. Select is
-// safe for concurrent use.
+// Rules and Extensions are in file order. They may share memory with f and
+// must not be modified. Select is safe for concurrent use.
 func (f *File) Select(tokens ...string) Selection {
 	sel := Selection{Match: MatchSpecific}
 	sel.Groups = f.groupsWhere(func(g *Group) bool {

@@ -940,7 +940,7 @@ func runOf[T any](xs []T, rec func(at int, x T) (rec, string)) run {
 
 // TestParse_OneText checks that every string a File holds of the body is a
 // part of its one text (the rules' text too), also when the text outgrew
-// its first guess and moved while parsing (keep, finishText): a string left
+// its first guess and moved while parsing (keep, finishData): a string left
 // viewing an older array would hold that array as well.
 func TestParse_OneText(t *testing.T) {
 	dense := strings.Repeat("Disallow:/caf\xc3\xa9-"+strings.Repeat("x", 40)+"\n", 200)

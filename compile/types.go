@@ -329,8 +329,9 @@ const (
 )
 
 // Bytes returns the memory f holds, as Parse made it: its groups, the
-// records of their lines and the text their values are parts of, and its
-// diagnostics. A cache of parsed files can charge each what it holds.
+// records of their lines and of its sitemaps, the text their values are
+// parts of, and its diagnostics, joins and warnings. A cache of parsed
+// files can charge each what it holds.
 func (f *File) Bytes() int {
 	n := sizeofFile + sizeofGroup*len(f.Groups) + sizeofJoin*len(f.Joins) +
 		sizeofDiag*len(f.Diagnostics) + sizeofWarning*len(f.Warnings) +
@@ -379,17 +380,10 @@ type Selection struct {
 }
 
 // Bytes returns the memory s holds beyond its File's: the indexes of its
-// groups (none for most selections of one group, whose index is shared)
-// and, when it merges several groups, the copies of their records.
+// groups and, when it merges several groups, the copies of their records.
 func (s *Selection) Bytes() int {
-	switch {
-	case len(s.Groups) == 1 && s.Groups[0] < len(oneGroup):
-		return 0 // shared (see groupsWhere)
-	case len(s.Groups) <= 1:
-		return 8 * len(s.Groups)
-	}
 	n := 8 * len(s.Groups)
-	if s.Rules.n+s.Extensions.n > 0 {
+	if len(s.Groups) > 1 && s.Rules.n+s.Extensions.n > 0 {
 		n += sizeofRecords + sizeofRec*int(s.Rules.n+s.Extensions.n)
 	}
 	return n

@@ -160,10 +160,11 @@ func writeExtensions(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
 		b.WriteString("  (none)\n")
 	}
 	b.WriteString("sitemaps (for every crawler):\n")
-	for _, sm := range r.Sitemaps() {
+	sitemaps := r.Sitemaps()
+	for _, sm := range sitemaps {
 		fmt.Fprintf(b, "  line %d: %s\n", sm.Line, sm.URL)
 	}
-	if len(r.Sitemaps()) == 0 {
+	if len(sitemaps) == 0 {
 		b.WriteString("  (none)\n")
 	}
 }
