@@ -477,9 +477,24 @@ func typoMessage(d directive) string {
 // of it: the values the File holds are copied into one string of their own
 // (and a pattern that normalising rewrote after its value), and the
 // comments, keys and white space around them, about 40% of a real
-// robots.txt, are not kept. A rule costs no allocation of its own, and
+// robots.txt, are not kept. A line costs no allocation of its own, and
 // 12 bytes in the File besides its text (see Rules).
 func Parse(body []byte, opts Options) *File {
+	f := new(File)
+	ParseInto(f, body, opts)
+	return f
+}
+
+// ParseInto is Parse into *f, for a caller that keeps the File inside a
+// struct of its own, which saves an allocation (engine.Compile does). f
+// must be a File that no parse filled: the zero File, or one with only its
+// exported fields set, which ParseInto replaces. It panics when f was
+// parsed into before, since what was read from it (a Selection, a Group's
+// views) would then read the new file's lines.
+func ParseInto(f *File, body []byte, opts Options) {
+	if f.parsed() {
+		panic("compile: ParseInto into a File that was parsed before")
+	}
 	// s views body without copying it: every string the File keeps is
 	// copied out of it by keep, and nothing else of s outlives Parse.
 	s, truncated := view(body, opts)
@@ -487,7 +502,8 @@ func Parse(body []byte, opts Options) *File {
 	// the heap: one comes from builderPool, and goes back holding nothing.
 	b := builderPool.Get().(*builder)
 	defer b.reset()
-	b.f, b.sem = &File{Semantics: opts.Semantics}, opts.Semantics
+	*f = File{Semantics: opts.Semantics}
+	b.f, b.sem = f, opts.Semantics
 	b.sc = scanner{h: b}
 	// Values are most of a file that is not comments: room for 5/8 of it
 	// at first (the pooled array has it, but for a large file).
@@ -500,8 +516,11 @@ func Parse(body []byte, opts Options) *File {
 	b.flushTooMany()
 	b.finishData()
 	b.f.Warnings = fileWarnings(s, b.sc.hasNUL, b.f, b.notUTF8, b.outsideRules, b.outsideExts)
-	return b.f
 }
+
+// parsed reports whether a parse filled f: finishData points its Sitemaps
+// at its records, whatever it read.
+func (f *File) parsed() bool { return f.Sitemaps.d != nil }
 
 // maxPooledBytes is the largest array of each kind a pooled builder keeps
 // for the next parse: a real file's values are a few KB, its records a few

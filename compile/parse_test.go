@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/seed-275a9bd5/robotstxt/internal/gen"
 )
 
@@ -1115,5 +1116,36 @@ func TestParse_RepeatedGroupRulesShareText(t *testing.T) {
 		if n != 5 {
 			t.Errorf("%v: the text %q holds the rules' values %d times, want 5 (each once)", sem, f.data.text, n)
 		}
+	}
+}
+
+// TestParseInto checks that ParseInto fills a zero File as Parse makes
+// one, and panics on a File parsed before, whose views would otherwise
+// read the new file's lines.
+func TestParseInto(t *testing.T) {
+	body := []byte("User-agent: a\nDisallow: /x\nCrawl-delay: 2\nSitemap: /s\n")
+	var f File
+	ParseInto(&f, body, Options{Semantics: Google})
+	if diff := cmp.Diff(Parse(body, Options{Semantics: Google}), &f, cmpopts.IgnoreUnexported(File{})); diff != "" {
+		t.Errorf("ParseInto differs from Parse (-Parse +ParseInto):\n%s", diff)
+	}
+	rules := f.Groups[0].Rules
+	for _, g := range []*File{&f, Parse(nil, Options{})} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("ParseInto into a File parsed before (%d groups) did not panic", len(g.Groups))
+				}
+			}()
+			ParseInto(g, []byte("User-agent: b\nAllow: /yyyyyyyy\n"), Options{})
+		}()
+	}
+	if r := rules.At(0); r.Value != "/x" || r.Kind != Disallow {
+		t.Errorf("a view of the File reads %+v after the refused ParseInto, want disallow /x", r)
+	}
+	g := File{Semantics: Koster1996, Size: 99}
+	ParseInto(&g, body, Options{})
+	if g.Semantics != RFC9309 || g.Size != len(body) || g.Groups[0].Rules.Len() != 1 {
+		t.Errorf("ParseInto into a File with only exported fields set: %+v", g)
 	}
 }

@@ -80,7 +80,7 @@ type Options struct {
 // Robots is a compiled robots.txt. It is immutable and safe for concurrent
 // use; its matchers are built on first use and cached.
 type Robots struct {
-	file      *compile.File
+	file      compile.File // parsed in place (compile.ParseInto)
 	opts      Options
 	fixed     Reason // ReasonAllowAll or ReasonDisallowAll for the fixed answers, else 0
 	fileBytes int    // what the parsed file holds (Bytes)
@@ -141,8 +141,10 @@ type matcherOnce struct {
 // of body (the caller may reuse it once Compile returns), and body must not
 // change while it runs.
 func Compile(body []byte, opts Options) *Robots {
-	f := compile.Parse(body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize})
-	return &Robots{file: f, opts: opts, fileBytes: f.Bytes()}
+	r := &Robots{opts: opts}
+	compile.ParseInto(&r.file, body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize})
+	r.fileBytes = r.file.Bytes()
+	return r
 }
 
 // sizeofMatcher is the size of a Matcher in its matcherOnce, and its cache
@@ -194,17 +196,17 @@ func (r *Robots) String() string {
 // AllowAll returns a Robots that allows every URL, as for a robots.txt that
 // is unavailable (HTTP 4xx).
 func AllowAll(opts Options) *Robots {
-	return &Robots{file: &compile.File{Semantics: opts.Semantics}, opts: opts, fixed: ReasonAllowAll}
+	return &Robots{file: compile.File{Semantics: opts.Semantics}, opts: opts, fixed: ReasonAllowAll}
 }
 
 // DisallowAll returns a Robots that disallows every URL, as for a robots.txt
 // that is unreachable (HTTP 5xx, network errors).
 func DisallowAll(opts Options) *Robots {
-	return &Robots{file: &compile.File{Semantics: opts.Semantics}, opts: opts, fixed: ReasonDisallowAll}
+	return &Robots{file: compile.File{Semantics: opts.Semantics}, opts: opts, fixed: ReasonDisallowAll}
 }
 
 // File returns the parsed file. It is shared: callers must not modify it.
-func (r *Robots) File() *compile.File { return r.file }
+func (r *Robots) File() *compile.File { return &r.file }
 
 // Semantics returns the semantics r was compiled with.
 func (r *Robots) Semantics() Semantics { return r.opts.Semantics }

@@ -67,7 +67,7 @@ type AgentMatch struct {
 // Explain is on Robots rather than Matcher because the user-agent lines
 // are in the file, which a Matcher does not keep.
 func (r *Robots) Explain(url string, tokens ...string) Explanation {
-	return explain(r.file, r.Matcher(tokens...), url)
+	return explain(&r.file, r.Matcher(tokens...), url)
 }
 
 func explain(f *compile.File, m *Matcher, url string) Explanation {
