@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/internal/gen"
 )
@@ -100,11 +99,7 @@ func BenchmarkDecide(b *testing.B) {
 					// The steady state: ours builds its cached Matcher,
 					// passes its warm-up and builds the automaton states
 					// these URLs visit.
-					for n := 0; n <= automaton.DefaultWarmUp && len(urls) > 0; n += len(urls) {
-						for _, u := range urls {
-							sinkBool = decide(u)
-						}
-					}
+					pastWarmUp(decide, urls)
 					b.SetBytes(in.avgURLLen())
 					b.ReportAllocs()
 					b.ResetTimer()
@@ -248,13 +243,7 @@ func BenchmarkScaling(b *testing.B) {
 				m = engine.Compile(in.body, opts).Matcher(Agent)
 			}
 			urls := in.urls
-			// The steady state: past the warm-up, the states the URLs
-			// visit exist.
-			for n := 0; n <= automaton.DefaultWarmUp && len(urls) > 0; n += len(urls) {
-				for _, u := range urls {
-					sinkBool = m.Decide(u).Allowed
-				}
-			}
+			pastWarmUp(func(u string) bool { return m.Decide(u).Allowed }, urls)
 			b.SetBytes(in.avgURLLen())
 			b.ReportAllocs()
 			b.ResetTimer()

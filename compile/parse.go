@@ -1028,12 +1028,10 @@ func (f *File) Select(tokens ...string) Selection {
 		}
 		d := &records{text: f.data.text, recs: make([]rec, 0, nr+ne)}
 		for _, i := range sel.Groups {
-			v := f.Groups[i].Rules.run
-			d.recs = append(d.recs, v.d.recs[v.at:v.at+v.n]...)
+			d.recs = append(d.recs, f.Groups[i].Rules.recs()...)
 		}
 		for _, i := range sel.Groups {
-			v := f.Groups[i].Extensions.run
-			d.recs = append(d.recs, v.d.recs[v.at:v.at+v.n]...)
+			d.recs = append(d.recs, f.Groups[i].Extensions.recs()...)
 		}
 		sel.Rules = Rules{run{d: d, n: nr}}
 		sel.Extensions = Extensions{run{d: d, at: nr, n: ne}}

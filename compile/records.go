@@ -52,7 +52,19 @@ type run struct {
 	at, n uint32
 }
 
-// rec returns the i-th record of v. It panics if i is out of range.
+// Len returns the number of lines.
+func (v run) Len() int { return int(v.n) }
+
+// recs returns v's records (none for the zero run).
+func (v run) recs() []rec {
+	if v.d == nil {
+		return nil
+	}
+	return v.d.recs[v.at : v.at+v.n]
+}
+
+// rec returns the i-th record of v. It panics if i is out of range. It is
+// on a decision's path (Rules.Kind), so it does not go through recs.
 func (v run) rec(i int) *rec { return &v.d.recs[v.at : v.at+v.n][i] }
 
 // sliceOf returns v's lines in a new slice, made by at, nil when there
@@ -94,9 +106,6 @@ type Rules struct{ run }
 func ruleRec(at, line int, kind RuleKind, valLen, patLen int) rec {
 	return rec{at: uint32(at), line: uint32(line)<<2 | uint32(kind), a: uint16(valLen), b: uint16(patLen)}
 }
-
-// Len returns the number of rules.
-func (rs Rules) Len() int { return int(rs.n) }
 
 // At returns the i-th rule, in file order. It panics if i is out of range.
 func (rs Rules) At(i int) Rule {
@@ -140,9 +149,6 @@ func agentRec(at, line int, value, name string) rec {
 	return rec{at: uint32(at), line: uint32(line), a: uint16(len(value)), b: uint16(len(name))}
 }
 
-// Len returns the number of user-agent lines.
-func (as Agents) Len() int { return int(as.n) }
-
 // At returns the i-th user-agent line. It panics if i is out of range.
 func (as Agents) At(i int) Agent {
 	r := as.rec(i)
@@ -169,9 +175,6 @@ func extRec(at, line int, key, value string) rec {
 	return rec{at: uint32(at), line: uint32(line), a: uint16(len(key)), b: uint16(len(value))}
 }
 
-// Len returns the number of extension lines.
-func (es Extensions) Len() int { return int(es.n) }
-
 // At returns the i-th extension line. It panics if i is out of range.
 func (es Extensions) At(i int) Extension {
 	r := es.rec(i)
@@ -196,9 +199,6 @@ type Sitemaps struct{ run }
 func sitemapRec(at, line int, url string) rec {
 	return rec{at: uint32(at), line: uint32(line), a: uint16(len(url))}
 }
-
-// Len returns the number of sitemap lines.
-func (ss Sitemaps) Len() int { return int(ss.n) }
 
 // At returns the i-th sitemap line. It panics if i is out of range.
 func (ss Sitemaps) At(i int) Sitemap {
