@@ -198,6 +198,16 @@ type Options struct {
 	// deciding them costs less in all, though an input costs more than on
 	// built states, and they hold less memory.
 	WarmUp int
+	// Text, when the patterns' Bytes are substrings of it (as slicing one
+	// string gives), lets the Set keep each pattern as an offset and a
+	// length in Text, which it then holds, rather than a copy of its
+	// bytes: a caller that keeps its patterns' text anyway (a parsed file)
+	// saves their size. The copy the DFA reads is made only when it
+	// builds its first state, which an automaton that decides its inputs
+	// in the warm-up never does. A pattern outside Text (or a pattern
+	// that simplifying rewrites, such as one with "**") makes the Set copy
+	// them all, as it does without Text.
+	Text string
 }
 
 // NoMatch is what Match returns when no pattern matches.
@@ -279,7 +289,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	order := sc.rankOrder(patterns)
-	if s.index, s.n = d.layout(sc, patterns, order, opts.End); s.n == 0 {
+	if s.index, s.n = d.layout(sc, patterns, order, opts.End, opts.Text); s.n == 0 {
 		return s
 	}
 	d.classify(opts.Escape, opts.End)
@@ -350,6 +360,7 @@ func (d *dfa) startGen(sc *scratch) *generation {
 	// An automaton with a reservation starts wide: it is expected to build
 	// more states than a narrow table holds, and starting narrow would
 	// build the first of them twice (see Options.ReserveBytes).
+	d.items()
 	g, _ := d.prog.newGen(nil, sc, d.reserve == 0, nil, 0, nil)
 	d.cur.Store(g)
 	d.curBytes.Store(int64(g.bytes))
@@ -393,26 +404,35 @@ func (sc *scratch) rankOrder(patterns []Pattern) []int32 {
 // hashSeed seeds Compile's duplicate check.
 var hashSeed = maphash.MakeSeed()
 
-// layout lays out the positions of patterns taken in order (nil: as given),
-// leaving out duplicates (a duplicate never wins) and patterns with an End
-// byte (no input gets past one). It returns the Set's index (the indexes
-// in patterns of the patterns kept, in rank order; nil when they are
-// patterns[:kept] in order) and the number kept.
-func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string) ([]int32, int) {
+// layout lays out patterns taken in order (nil: as given) as spans of
+// text when every one is a substring of it (see prog), or of a text of the
+// Set's own, leaving out duplicates (a duplicate never wins) and patterns
+// with an End byte (no input gets past one). It returns the Set's index
+// (the indexes in patterns of the patterns kept, in rank order; nil when
+// they are patterns[:kept] in order) and the number kept.
+func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text string) ([]int32, int) {
 	p := &d.prog
-	n := 0
-	for i := range patterns {
-		n += len(patterns[i].Bytes) + 1
+	// spans and anch in one allocation of words (neither holds a
+	// pointer, and neither changes once laid out). index is made only
+	// when the patterns kept are not those given in their order, which a
+	// caller that ranks its patterns rarely sees.
+	na := (len(patterns) + 63) / 64
+	words := make([]uint64, na+len(patterns))
+	p.anch = words[:na:na]
+	p.spans = unsafe.Slice((*span)(unsafe.Pointer(unsafe.SliceData(words[na:]))), len(patterns))[:0]
+	// own is the Set's own text, laid out as the items' all (each pattern
+	// followed by a byte for its end item), from the first pattern that
+	// is not a substring of text on (those before it are copied into it
+	// then). pat reads a pattern kept from either.
+	var own []byte
+	base := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	pat := func(r int) string {
+		s := p.spans[r]
+		if own != nil {
+			return unsafe.String(&own[s.at], s.n)
+		}
+		return text[s.at : s.at+s.n]
 	}
-	// ends, anch, starts and the bytes of all in one allocation of words
-	// (none holds a pointer, and none changes once laid out). index is made
-	// only when the patterns kept are not those given in their order,
-	// which a caller that ranks its patterns rarely sees.
-	ne, na, ns := (n+63)/64, (len(patterns)+63)/64, (len(patterns)+2)/2
-	words := make([]uint64, ne+na+ns+(n+7)/8)
-	p.ends, p.anch = words[:ne:ne], words[ne:ne+na:ne+na]
-	p.starts = unsafe.Slice((*int32)(unsafe.Pointer(&words[ne+na])), 2*ns)[: 0 : len(patterns)+1]
-	all := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words[ne+na+ns:]))), n)[:0]
 	var index []int32
 	kept := 0 // patterns kept; index is nil while they are patterns[:kept]
 	// seen finds an equal pattern kept before: open addressing over the
@@ -436,10 +456,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 		i := h & mask
 		dup := false
 		for ; seen[i] != 0; i = (i + 1) & mask {
-			r := seen[i] - 1
-			// Pattern r has b's bytes when its end item follows them.
-			if at := int(p.starts[r]) + len(b); p.anchored(r) == anchored && at < len(all) &&
-				p.ends[at>>6]&(1<<(at&63)) != 0 && string(all[p.starts[r]:at]) == b {
+			if r := int(seen[i] - 1); p.anchored(int32(r)) == anchored && pat(r) == b {
 				dup = true
 				break
 			}
@@ -448,10 +465,29 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 			continue
 		}
 		seen[i] = int32(kept) + 1
-		p.starts = append(p.starts, int32(len(all)))
-		all = append(all, b...)
-		p.ends[len(all)>>6] |= 1 << (len(all) & 63)
-		all = append(all, 0) // the end item
+		at := uintptr(unsafe.Pointer(unsafe.StringData(b))) - base
+		if own == nil && (len(b) == 0 || text != "" && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
+			p.spans = append(p.spans, span{at: uint32(at), n: uint32(len(b))})
+			if len(b) == 0 {
+				p.spans[kept].at = 0
+			}
+		} else {
+			if own == nil {
+				n := 0
+				for k := range patterns {
+					n += len(patterns[k].Bytes) + 1
+				}
+				own = make([]byte, 0, n)
+				for r := range p.spans {
+					s := &p.spans[r]
+					from := s.at
+					s.at = uint32(len(own))
+					own = append(append(own, text[from:from+s.n]...), 0)
+				}
+			}
+			p.spans = append(p.spans, span{at: uint32(len(own)), n: uint32(len(b))})
+			own = append(append(own, b...), 0) // 0: the end item's byte
+		}
 		if anchored {
 			p.anch[kept>>6] |= 1 << (kept & 63)
 		}
@@ -469,8 +505,10 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end string)
 	if kept == 0 {
 		return nil, 0
 	}
-	p.starts = append(p.starts, int32(len(all)))
-	p.all = unsafe.String(unsafe.SliceData(all), len(all)) // all is not written again
+	p.text = text
+	if own != nil {
+		p.text, p.owned = unsafe.String(unsafe.SliceData(own), len(own)), true // own is not written again
+	}
 	return index, kept
 }
 
@@ -497,7 +535,7 @@ func (d *dfa) classify(escape, end string) {
 	for i := 0; i < len(end); i++ {
 		isEnd[end[i]] = true
 	}
-	for r := int32(0); r+1 < int32(len(p.starts)); r++ {
+	for r := range int32(len(p.spans)) {
 		b := p.pattern(r)
 		for i := 0; i < len(b); i++ {
 			used[b[i]] = true
@@ -923,10 +961,20 @@ func (s *Set) Bytes() int {
 const dfaOverhead = int(unsafe.Sizeof(dfa{})) - 256
 
 // fixedBytes is the memory d holds but for its generations and fallback:
-// its patterns' layout, classes and the direct matcher's index.
+// its patterns' spans (and text, when its own), their items once built,
+// classes and the direct matcher's index.
 func (d *dfa) fixedBytes() int {
 	p := &d.prog
-	n := len(p.all) + 8*(len(p.ends)+len(p.anch)) + 4*cap(p.starts) + 256 + dfaOverhead + 2*len(d.dir.index)
+	n := 8*(cap(p.spans)+len(p.anch)) + 256 + dfaOverhead + 2*len(d.dir.index)
+	if p.owned {
+		n += len(p.text)
+	}
+	if d.cur.Load() != nil { // the items are built, and published with it
+		n += 8*len(p.ends) + 4*cap(p.starts)
+		if !p.owned {
+			n += len(p.all)
+		}
+	}
 	if p.fast != &p.classes {
 		n += 256
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -100,9 +101,40 @@ var variantSets = map[*Set][]*Set{}
 // 0), so that the fallback decides.
 var variantOptions = []Options{
 	{}, {WarmUp: -1}, {CacheBytes: -1},
+	{Text: sharedText}, {Text: sharedText, WarmUp: -1}, {Text: sharedText, CacheBytes: -1},
+	{Text: sharedTextButLast}, {Text: sharedTextButLast, WarmUp: -1},
 	{Escape: "b%"}, {Escape: "b%", WarmUp: -1}, {Escape: "b%", CacheBytes: -1},
 	{End: "c"}, {End: "c", WarmUp: -1}, {End: "c", CacheBytes: -1},
 	{End: "a", Escape: "b%"}, {End: "a", Escape: "b%", WarmUp: -1}, {End: "a", Escape: "b%", CacheBytes: -1},
+}
+
+// The Options.Text of a variant whose patterns checkAgainstBrute lays out
+// as substrings of one text (inOneText), all of them or all but the last.
+const (
+	sharedText        = "\x00shared"
+	sharedTextButLast = "\x00shared-but-last"
+)
+
+// inOneText returns copies of ps whose Bytes are substrings of the text it
+// returns, in another order and with other bytes between them, but the
+// last one's when butLast.
+func inOneText(ps []Pattern, butLast bool) ([]Pattern, string) {
+	var b strings.Builder
+	at := make([]int, len(ps))
+	for i := len(ps) - 1; i >= 0; i-- {
+		b.WriteString("*x$")
+		at[i] = b.Len()
+		b.WriteString(ps[i].Bytes)
+	}
+	text := b.String()
+	out := slices.Clone(ps)
+	for i := range out {
+		out[i].Bytes = text[at[i] : at[i]+len(ps[i].Bytes)]
+	}
+	if butLast && len(out) > 0 {
+		out[len(out)-1].Bytes = strings.Clone(out[len(out)-1].Bytes)
+	}
+	return out, text
 }
 
 // warmsUp reports whether a set of ps decides every input in its warm-up
@@ -141,6 +173,10 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 			clear(variantSets)
 		}
 		for _, o := range variantOptions {
+			ps := ps
+			if o.Text == sharedText || o.Text == sharedTextButLast {
+				ps, o.Text = inOneText(ps, o.Text == sharedTextButLast)
+			}
 			sets = append(sets, Compile(ps, o))
 		}
 		variantSets[set] = sets
@@ -649,5 +685,76 @@ func TestMatch_EndHoldsBytes(t *testing.T) {
 		if got := set.Match("/\xffx"); got != NoMatch {
 			t.Errorf("%+v: Match(%q) = %d, want NoMatch (the input ends at its End byte; no kept pattern is a prefix of \"/\")", o, "/\xffx", got)
 		}
+	}
+}
+
+// TestCompile_TextKeepsOffsets checks Options.Text: patterns that are
+// substrings of it are kept as offsets into it, not copied, until the DFA
+// builds its first state; a pattern outside it, or one that simplifying
+// rewrites, makes the Set copy them all; the answers are the same.
+func TestCompile_TextKeepsOffsets(t *testing.T) {
+	text := "Disallow: /private/*\nAllow: /private/public$\nDisallow: /\nDisallow: /a**b\n"
+	sub := func(s string) string {
+		i := strings.Index(text, s)
+		if i < 0 {
+			t.Fatalf("%q is not in the text", s)
+		}
+		return text[i : i+len(s)]
+	}
+	base := []Pattern{
+		{Bytes: sub("/private/public"), Anchored: true, Priority: 3},
+		{Bytes: sub("/private/*"), Priority: 2}, // simplified to a prefix of itself
+		{Bytes: sub("/"), Priority: 1},
+		{Bytes: "", Priority: 0}, // empty: no bytes to share
+	}
+	inputs := []string{"/private/public", "/private/publicx", "/privat", "/", "/x", ""}
+	for _, tc := range []struct {
+		name  string
+		extra *Pattern
+		owned bool
+	}{
+		{"all in the text", nil, false},
+		{"one outside it", &Pattern{Bytes: strings.Clone("/elsewhere"), Priority: 5}, true},
+		{"one rewritten", &Pattern{Bytes: sub("/a**b"), Priority: 5}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := slices.Clone(base)
+			if tc.extra != nil {
+				ps = append(ps, *tc.extra)
+			}
+			plain := Compile(ps, Options{WarmUp: 2})
+			shared := Compile(ps, Options{WarmUp: 2, Text: text})
+			if got := shared.d.owned; got != tc.owned {
+				t.Fatalf("owned = %v, want %v", got, tc.owned)
+			}
+			if !plain.d.owned {
+				t.Fatalf("a Set without Text does not own its patterns' text")
+			}
+			// Until the first state, a Set that shares its text holds its
+			// spans alone; one that owns it holds its bytes too.
+			if want := plain.Bytes() - len(plain.d.text); !tc.owned && shared.Bytes() != want {
+				t.Fatalf("Bytes with Text = %d, want %d (without Text, less its copy of the patterns)", shared.Bytes(), want)
+			}
+			if shared.d.starts != nil {
+				t.Fatalf("the items were built before the DFA ran")
+			}
+			for round := range 2 { // the warm-up's inputs, then the DFA's
+				for _, in := range inputs {
+					want := bruteBest(ps, in)
+					if got := shared.Match(in); got != want {
+						t.Fatalf("round %d: Match(%q) with Text = %d, want %d", round, in, got, want)
+					}
+					if got := plain.Match(in); got != want {
+						t.Fatalf("round %d: Match(%q) = %d, want %d", round, in, got, want)
+					}
+				}
+			}
+			if shared.d.starts == nil || shared.Stats().States == 0 {
+				t.Fatalf("the DFA did not run after the warm-up")
+			}
+			if shared.Bytes() != plain.Bytes() && tc.owned {
+				t.Fatalf("Bytes of an owning Set with Text = %d, without = %d", shared.Bytes(), plain.Bytes())
+			}
+		})
 	}
 }

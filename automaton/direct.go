@@ -123,7 +123,7 @@ const max16 = 1<<16 - 1
 // maxChainedBucket, or the index passes its 16 bits (a first star past
 // 65,533 bytes, tens of thousands of patterns).
 func directFor(p *prog, sc *scratch) (direct, bool) {
-	n := int32(len(p.starts) - 1)
+	n := int32(len(p.spans))
 	if n == 0 {
 		return direct{}, false
 	}
@@ -305,7 +305,7 @@ func (dm *direct) pairKeys(p *prog) []uint16 {
 	if !dm.filtered {
 		return nil
 	}
-	nc, n := p.nclass, len(p.starts)-1
+	nc, n := p.nclass, len(p.spans)
 	at := dm.index[:nc+2]
 	from := int(nc) + 2 + 2*n
 	return dm.index[from : from+int(at[nc+1]-at[nc])]
@@ -614,14 +614,14 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 
 // ups returns the up entries of the bucket of class c (see direct).
 func (dm *direct) ups(p *prog, c int) []uint16 {
-	at, n := dm.index, len(p.starts)-1
+	at, n := dm.index, len(p.spans)
 	return dm.index[int(at[c])+n : int(at[c+1])+n]
 }
 
 // star returns the offset of the first star of the pattern of rank r in
 // its bytes, -1 if it has none.
 func (dm *direct) star(p *prog, r int32) int32 {
-	return int32(dm.index[len(dm.index)-(len(p.starts)-1)+int(r)]) - 1
+	return int32(dm.index[len(dm.index)-len(p.spans)+int(r)]) - 1
 }
 
 // matchOne's answers.

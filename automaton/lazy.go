@@ -11,17 +11,28 @@ import (
 )
 
 // prog is what a dfa computes its states from: the patterns' positions and
-// the byte classes. It is immutable.
+// the byte classes. It is immutable once its items are built.
+//
+// The patterns are spans of text, in rank order. The text is the caller's
+// when every pattern is a substring of Options.Text (the Set then holds
+// 8 bytes a pattern, not a copy), or else the Set's own copy, laid out as
+// all below. The direct matcher of the warm-up reads the spans alone; the
+// DFA and the fallback read the items, built with the first generation
+// (items), which an automaton that decides all its inputs in the warm-up
+// never builds.
 //
 // Positions ("items") are numbered pattern after pattern in rank order: each
 // pattern contributes one item per byte and one final item, so sorting item
 // numbers sorts by rank, then by position. Item it is all[it], or the end
 // item of its pattern when bit it of ends is set.
 type prog struct {
+	text    string
+	spans   []span   // spans[r]: the pattern of rank r in text
+	anch    []uint64 // bit r: the pattern of rank r is anchored (in spans' allocation)
+	owned   bool     // text is the Set's own: all, without a copy
 	all     string   // the patterns' bytes, each followed by a placeholder for its end item
 	ends    []uint64 // a bit per item: set for end items
 	starts  []int32  // starts[r]: the first item of rank r; starts[n] = len(all)
-	anch    []uint64 // bit r: the pattern of rank r is anchored (in ends' allocation)
 	classes [256]uint8
 	// fast is classes with the Escape bytes mapped to the escape class,
 	// whose cells hold escapeState; hasFast is false when there are Escape
@@ -38,6 +49,54 @@ type prog struct {
 	reserve  int32 // words of a generation's first table (Options.ReserveBytes)
 }
 
+// span is where a pattern's bytes are in prog.text.
+type span struct{ at, n uint32 }
+
+// items builds p's items from its spans, once, before its first
+// generation: under the dfa's mutex, or before the dfa is shared. A
+// generation is published after it (atomically), so whatever reads the
+// items through a generation sees them built.
+func (p *prog) items() {
+	if p.starts != nil {
+		return
+	}
+	n := len(p.spans)
+	total := 0
+	for _, s := range p.spans {
+		total += int(s.n) + 1
+	}
+	// ends, starts and (when the text is not the Set's own) the bytes of
+	// all in one allocation of words: none holds a pointer.
+	ne, ns := (total+63)/64, (n+2)/2
+	nb := 0
+	if !p.owned {
+		nb = (total + 7) / 8
+	}
+	words := make([]uint64, ne+ns+nb)
+	ends := words[:ne:ne]
+	starts := unsafe.Slice((*int32)(unsafe.Pointer(&words[ne])), 2*ns)[:n+1]
+	all := p.text // the owned text is laid out as all
+	var buf []byte
+	if !p.owned {
+		buf = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words[ne+ns:]))), total)
+	}
+	at := 0
+	for r, s := range p.spans {
+		starts[r] = int32(at)
+		if buf != nil {
+			copy(buf[at:], p.text[s.at:s.at+s.n]) // the end item's byte stays 0
+		}
+		at += int(s.n)
+		ends[at>>6] |= 1 << (at & 63)
+		at++
+	}
+	starts[n] = int32(at)
+	if buf != nil {
+		all = unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is not written again
+	}
+	p.all, p.ends, p.starts = all, ends, starts
+}
+
 // anchored reports whether the pattern of rank r is anchored.
 func (p *prog) anchored(r int32) bool { return p.anch[r>>6]&(1<<(r&63)) != 0 }
 
@@ -50,7 +109,10 @@ const (
 
 // pattern returns the bytes of the pattern of rank r (its end item left
 // out).
-func (p *prog) pattern(r int32) string { return p.all[p.starts[r] : p.starts[r+1]-1] }
+func (p *prog) pattern(r int32) string {
+	s := p.spans[r]
+	return p.text[s.at : s.at+s.n]
+}
 
 // rank returns the rank of the pattern item it belongs to.
 func (p *prog) rank(it int32) int32 {
@@ -396,7 +458,7 @@ func (p *prog) newGen(g *generation, sc *scratch, narrow bool, stars []int32, ac
 	idx := make([]int32, 2*initialRows+initialStarSets)
 	g.index, g.pindex = idx[:2*initialRows:2*initialRows], idx[2*initialRows:]
 	g.states = make([]stateInfo, 0, initialRows)
-	g.arena = make([]uint16, 0, g.itemWords()*2*(len(p.starts)-1))
+	g.arena = make([]uint16, 0, g.itemWords()*2*len(p.spans))
 	// Start: every pattern at its first item, no stars yet.
 	if stars != nil {
 		// sc may hold them, and computing the start state overwrites sc.

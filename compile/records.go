@@ -124,6 +124,17 @@ func (rs Rules) pattern(r *rec) string {
 	return rs.d.str(r.at, r.a)
 }
 
+// Text returns the string of which every Pattern and Value of rs is a
+// substring ("" when rs holds no rules): a matcher built from the
+// patterns may keep offsets into it rather than copies of them
+// (automaton.Options.Text).
+func (rs Rules) Text() string {
+	if rs.d == nil {
+		return ""
+	}
+	return rs.d.text
+}
+
 // Kind returns the kind of the i-th rule: At(i).Kind, for a caller that
 // wants no more of it, such as a decision.
 func (rs Rules) Kind(i int) RuleKind { return RuleKind(rs.rec(i).line & 3) }

@@ -142,7 +142,9 @@ func (r *Robots) build(m *Matcher, given []string) {
 	// its automaton stops at the '#' itself (and usually decides before
 	// it): nothing has to look for it first. The other semantics cut the
 	// path before normalising it, and stop at escapes instead.
-	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, ReserveBytes: r.opts.ReserveBytes, WarmUp: r.opts.WarmUp, End: "#"}
+	// The patterns are parts of the file's text, which the automaton
+	// holds rather than a copy of them until it builds its first state.
+	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, ReserveBytes: r.opts.ReserveBytes, WarmUp: r.opts.WarmUp, End: "#", Text: m.sel.Rules.Text()}
 	if m.sem != Google {
 		opts.Escape, opts.End = compile.PathRewrites(m.sem), ""
 	}
