@@ -44,10 +44,13 @@ func BenchmarkCompile_SortedHeads(b *testing.B) {
 	for i := range 4096 {
 		sets["shared-4096"] = append(sets["shared-4096"], Pattern{Bytes: "/a" + shared[:125] + fmt.Sprintf("%05d*z", i), Priority: uint64(i)})
 	}
+	for i := range 32768 {
+		sets["shared-32768"] = append(sets["shared-32768"], Pattern{Bytes: "/a" + shared[:125] + fmt.Sprintf("%05d*z", i), Priority: uint64(i)})
+	}
 	for i := range 1600 {
 		sets["caterpillar-1600"] = append(sets["caterpillar-1600"], Pattern{Bytes: "/a" + strings.Repeat("x", headKeyBytes*i) + "y", Priority: uint64(i)})
 	}
-	for _, name := range []string{"shared-256", "shared-4096", "caterpillar-1600"} {
+	for _, name := range []string{"shared-256", "shared-4096", "shared-32768", "caterpillar-1600"} {
 		for _, mode := range []struct {
 			name string
 			opts Options
