@@ -222,7 +222,6 @@ type Set struct {
 	// rank order) to indexes in the slice given to Compile; nil when they
 	// are the same (the patterns were given in rank order and all kept).
 	index []int32
-	n     int // patterns kept
 }
 
 // patternIndex returns the index in the slice given to Compile of the
@@ -256,6 +255,10 @@ type dfa struct {
 	// direct matcher, decides before the DFA is tried (again); 0 (or less)
 	// when the DFA decides (see Match).
 	skip atomic.Int32
+	// backoff is the inputs the fallback decides before the next probe
+	// (policy.go); beside skip, not in policy, so that the fields pack: a
+	// Set and its dfa are one allocation of 512 bytes.
+	backoff atomic.Int32
 	// dir is the direct matcher's index, nil when there is no warm-up. The
 	// warm-up lasts while no generation exists (cur is nil).
 	dir  direct
@@ -289,7 +292,8 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	order := sc.rankOrder(patterns)
-	if s.index, s.n = d.layout(sc, patterns, order, opts.End, opts.Text); s.n == 0 {
+	kept := 0
+	if s.index, kept = d.layout(sc, patterns, order, opts.End, opts.Text); kept == 0 {
 		return s
 	}
 	d.classify(opts.Escape, opts.End)
@@ -926,8 +930,9 @@ type Stats struct {
 
 // Stats returns the size of s, states built so far included.
 func (s *Set) Stats() Stats {
-	st := Stats{Patterns: s.n, Bytes: s.Bytes()}
+	st := Stats{Bytes: s.Bytes()}
 	if d := s.d; d != nil {
+		st.Patterns = len(d.spans)
 		d.mu.Lock()
 		if g := d.cur.Load(); g != nil {
 			st.States = len(g.states)
@@ -970,7 +975,7 @@ func (d *dfa) fixedBytes() int {
 		n += len(p.text)
 	}
 	if d.cur.Load() != nil { // the items are built, and published with it
-		n += 8*len(p.ends) + 4*cap(p.starts)
+		n += int(unsafe.Sizeof(itemLayout{})) + 8*len(p.ends) + 4*cap(p.starts)
 		if !p.owned {
 			n += len(p.all)
 		}
@@ -987,7 +992,7 @@ func (d *dfa) fixedBytes() int {
 func (s *Set) String() string {
 	var b strings.Builder
 	if d := s.d; d != nil {
-		for k := range s.n {
+		for k := range len(d.spans) {
 			anchor := ""
 			if d.anchored(int32(k)) {
 				anchor = " (anchored)"

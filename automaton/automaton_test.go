@@ -735,7 +735,7 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 			if want := plain.Bytes() - len(plain.d.text); !tc.owned && shared.Bytes() != want {
 				t.Fatalf("Bytes with Text = %d, want %d (without Text, less its copy of the patterns)", shared.Bytes(), want)
 			}
-			if shared.d.starts != nil {
+			if shared.d.itemLayout != nil {
 				t.Fatalf("the items were built before the DFA ran")
 			}
 			for round := range 2 { // the warm-up's inputs, then the DFA's
@@ -749,12 +749,24 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 					}
 				}
 			}
-			if shared.d.starts == nil || shared.Stats().States == 0 {
+			if shared.d.itemLayout == nil || shared.Stats().States == 0 {
 				t.Fatalf("the DFA did not run after the warm-up")
 			}
 			if shared.Bytes() != plain.Bytes() && tc.owned {
 				t.Fatalf("Bytes of an owning Set with Text = %d, without = %d", shared.Bytes(), plain.Bytes())
 			}
 		})
+	}
+}
+
+// TestCompile_SetIn512Bytes keeps a Set and its dfa, one allocation, in
+// the 512-byte size class: a crawler keeps automata by the thousand, and
+// the next class is 576 bytes.
+func TestCompile_SetIn512Bytes(t *testing.T) {
+	if n := unsafe.Sizeof(struct {
+		s Set
+		d dfa
+	}{}); n > 512 {
+		t.Fatalf("a Set and its dfa take %d bytes, more than 512", n)
 	}
 }

@@ -26,13 +26,12 @@ import (
 // numbers sorts by rank, then by position. Item it is all[it], or the end
 // item of its pattern when bit it of ends is set.
 type prog struct {
-	text    string
-	spans   []span   // spans[r]: the pattern of rank r in text
-	anch    []uint64 // bit r: the pattern of rank r is anchored (in spans' allocation)
-	owned   bool     // text is the Set's own: all, without a copy
-	all     string   // the patterns' bytes, each followed by a placeholder for its end item
-	ends    []uint64 // a bit per item: set for end items
-	starts  []int32  // starts[r]: the first item of rank r; starts[n] = len(all)
+	text  string
+	spans []span   // spans[r]: the pattern of rank r in text
+	anch  []uint64 // bit r: the pattern of rank r is anchored (in spans' allocation)
+	// The items, nil until built: a pointer, not three slices in every
+	// automaton, most of which never build them.
+	*itemLayout
 	classes [256]uint8
 	// fast is classes with the Escape bytes mapped to the escape class,
 	// whose cells hold escapeState; hasFast is false when there are Escape
@@ -41,6 +40,7 @@ type prog struct {
 	// thousand.
 	fast     *[256]uint8 // &classes when there are no Escape bytes
 	hasFast  bool
+	owned    bool  // text is the Set's own, laid out as all (no copy)
 	escClass int16 // -1 if none
 	endClass int16 // the class of the End bytes, -1 if none
 	endByte  int16 // the End byte when there is one, -1 if none or several
@@ -52,12 +52,19 @@ type prog struct {
 // span is where a pattern's bytes are in prog.text.
 type span struct{ at, n uint32 }
 
+// itemLayout is the items of a prog (see prog).
+type itemLayout struct {
+	all    string   // the patterns' bytes, each followed by a placeholder for its end item
+	ends   []uint64 // a bit per item: set for end items
+	starts []int32  // starts[r]: the first item of rank r; starts[n] = len(all)
+}
+
 // items builds p's items from its spans, once, before its first
 // generation: under the dfa's mutex, or before the dfa is shared. A
 // generation is published after it (atomically), so whatever reads the
 // items through a generation sees them built.
 func (p *prog) items() {
-	if p.starts != nil {
+	if p.itemLayout != nil {
 		return
 	}
 	n := len(p.spans)
@@ -94,7 +101,7 @@ func (p *prog) items() {
 	if buf != nil {
 		all = unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is not written again
 	}
-	p.all, p.ends, p.starts = all, ends, starts
+	p.itemLayout = &itemLayout{all: all, ends: ends, starts: starts}
 }
 
 // anchored reports whether the pattern of rank r is anchored.

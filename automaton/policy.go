@@ -37,7 +37,6 @@ import (
 // lock: their races change which engine decides an input, never the
 // answer, and each input's cost stays bounded either way.
 type policy struct {
-	backoff   atomic.Int32 // inputs the fallback decides before the next probe
 	giveUps   atomic.Int64
 	fallbacks atomic.Int64
 	fb        atomic.Pointer[fallback]

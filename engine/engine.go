@@ -80,8 +80,10 @@ type Options struct {
 // Robots is a compiled robots.txt. It is immutable and safe for concurrent
 // use; its matchers are built on first use and cached.
 type Robots struct {
-	file      compile.File // parsed in place (compile.ParseInto)
-	opts      Options
+	file compile.File // parsed in place (compile.ParseInto); its Semantics are Options'
+	// auto holds the Options its matchers' automata are built with: not
+	// all of Options, so that a Robots is 256 bytes, a size class.
+	auto      automatonOptions
 	fixed     Reason // ReasonAllowAll or ReasonDisallowAll for the fixed answers, else 0
 	fileBytes int    // what the parsed file holds (Bytes)
 
@@ -90,15 +92,17 @@ type Robots struct {
 	// crawler asks for one or two selections and a map of one costs
 	// hundreds of bytes in every cached file.
 	matchers atomic.Pointer[[]cachedMatcher]
-	// last is the cached matcher most recently built for one token,
-	// looked at before the cache: a crawler asks for its own agent again
-	// and again, and a string comparison is cheaper than a map lookup.
-	last atomic.Pointer[lastMatcher]
+	// last is the cache entry most recently built for one token, looked
+	// at before the cache: a crawler asks for its own agent again and
+	// again, and a string comparison is cheaper than a map lookup.
+	last atomic.Pointer[matcherOnce]
 }
 
-type lastMatcher struct {
-	token string
-	m     *Matcher
+// automatonOptions are the Options a matcher's automaton is built with.
+type automatonOptions struct{ cacheBytes, reserveBytes, warmUp int }
+
+func automatonOptionsOf(o Options) automatonOptions {
+	return automatonOptions{cacheBytes: o.CacheBytes, reserveBytes: o.ReserveBytes, warmUp: o.WarmUp}
 }
 
 type cachedMatcher struct {
@@ -118,18 +122,18 @@ func find(c *[]cachedMatcher, key string) *matcherOnce {
 	return nil
 }
 
+// matcherOnce is a cache entry. Its fields are what a matcher's
+// construction would otherwise allocate, and no more: a crawler keeps one
+// in each of millions of files (288 bytes, a size class).
 type matcherOnce struct {
 	once sync.Once
-	done atomic.Bool // set once m is built
-	m    *Matcher    // &mv once built
+	done atomic.Bool // set once mv is built
 	// mv is the matcher, here to save its construction an allocation.
 	mv Matcher
-	// toks are the tokens m is built for, in tok1 when there is one; last
-	// is what Robots.last points to once m is built for one token. Both
-	// live here to save a matcher's construction two allocations.
+	// toks are the tokens mv is built for, in tok1 when there is one,
+	// here to save its construction an allocation.
 	toks []string
 	tok1 [1]string
-	last lastMatcher
 	// first is the cache when this is its first entry: most files are
 	// asked for one crawler's matcher, and it then costs one allocation.
 	first     []cachedMatcher
@@ -141,7 +145,7 @@ type matcherOnce struct {
 // of body (the caller may reuse it once Compile returns), and body must not
 // change while it runs.
 func Compile(body []byte, opts Options) *Robots {
-	r := &Robots{opts: opts}
+	r := &Robots{auto: automatonOptionsOf(opts)}
 	compile.ParseInto(&r.file, body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize})
 	r.fileBytes = r.file.Bytes()
 	return r
@@ -160,7 +164,7 @@ func (r *Robots) Bytes() int {
 	if c := r.matchers.Load(); c != nil {
 		for _, x := range *c {
 			if x.e.done.Load() {
-				n += x.e.m.Bytes()
+				n += x.e.mv.Bytes()
 			}
 		}
 	}
@@ -177,13 +181,13 @@ func (r *Robots) Bytes() int {
 // Matcher.Dump returns the whole of a crawler's rules.
 func (r *Robots) String() string {
 	if r.fixed != 0 {
-		return "engine.Robots{" + r.opts.Semantics.String() + " " + r.fixed.String() + "}"
+		return "engine.Robots{" + r.file.Semantics.String() + " " + r.fixed.String() + "}"
 	}
 	rules := 0
 	for i := range r.file.Groups {
 		rules += r.file.Groups[i].Rules.Len()
 	}
-	s := "engine.Robots{" + r.opts.Semantics.String() + " " +
+	s := "engine.Robots{" + r.file.Semantics.String() + " " +
 		strconv.Itoa(len(r.file.Groups)) + plural(len(r.file.Groups), " group, ", " groups, ") +
 		strconv.Itoa(rules) + plural(rules, " rule, ", " rules, ") +
 		strconv.Itoa(r.file.Sitemaps.Len()) + plural(r.file.Sitemaps.Len(), " sitemap, ", " sitemaps, ")
@@ -196,20 +200,20 @@ func (r *Robots) String() string {
 // AllowAll returns a Robots that allows every URL, as for a robots.txt that
 // is unavailable (HTTP 4xx).
 func AllowAll(opts Options) *Robots {
-	return &Robots{file: compile.File{Semantics: opts.Semantics}, opts: opts, fixed: ReasonAllowAll}
+	return &Robots{file: compile.File{Semantics: opts.Semantics}, auto: automatonOptionsOf(opts), fixed: ReasonAllowAll}
 }
 
 // DisallowAll returns a Robots that disallows every URL, as for a robots.txt
 // that is unreachable (HTTP 5xx, network errors).
 func DisallowAll(opts Options) *Robots {
-	return &Robots{file: compile.File{Semantics: opts.Semantics}, opts: opts, fixed: ReasonDisallowAll}
+	return &Robots{file: compile.File{Semantics: opts.Semantics}, auto: automatonOptionsOf(opts), fixed: ReasonDisallowAll}
 }
 
 // File returns the parsed file. It is shared: callers must not modify it.
 func (r *Robots) File() *compile.File { return &r.file }
 
 // Semantics returns the semantics r was compiled with.
-func (r *Robots) Semantics() Semantics { return r.opts.Semantics }
+func (r *Robots) Semantics() Semantics { return r.file.Semantics }
 
 // Warnings returns what a reader of the file should know about the whole of
 // it, when it was not read as a robots.txt of rules would be: UTF-16 text,
@@ -235,11 +239,11 @@ func (r *Robots) Sitemaps() []Sitemap { return r.file.Sitemaps.Slice() }
 // read as; CheckAgent tells a caller that wants to refuse such strings.
 func (r *Robots) Matcher(tokens ...string) *Matcher {
 	if len(tokens) == 1 { // the cache key is the token itself
-		if l := r.last.Load(); l != nil && l.token == tokens[0] {
-			return l.m
+		if e := r.last.Load(); e != nil && e.toks[0] == tokens[0] {
+			return &e.mv
 		}
 		if e := find(r.matchers.Load(), tokens[0]); e != nil && e.done.Load() {
-			return e.m
+			return &e.mv
 		}
 		return r.matcherSlow(tokens[0], tokens)
 	}
@@ -252,7 +256,7 @@ func (r *Robots) Matcher(tokens ...string) *Matcher {
 		key = append(key, t...)
 	}
 	if e := find(r.matchers.Load(), string(key)); e != nil && e.done.Load() {
-		return e.m
+		return &e.mv
 	}
 	return r.matcherSlow(string(key), tokens)
 }
@@ -286,16 +290,12 @@ func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 	r.mu.Unlock()
 	e.once.Do(func() {
 		r.build(&e.mv, e.toks)
-		e.m = &e.mv
-		if len(e.toks) == 1 {
-			e.last = lastMatcher{token: e.toks[0], m: e.m}
-		}
 		e.done.Store(true)
 	})
-	if len(e.toks) == 1 {
-		r.last.Store(&e.last)
+	if len(e.toks) == 1 { // built: last publishes it as done does
+		r.last.Store(e)
 	}
-	return e.m
+	return &e.mv
 }
 
 // Allowed reports whether the crawler with product token agent may fetch url

@@ -72,8 +72,9 @@ var buildPool = sync.Pool{New: func() any { return new(buildScratch) }}
 // build makes in m, a zero Matcher, the matcher for the agents given, read
 // as AgentTokens says.
 func (r *Robots) build(m *Matcher, given []string) {
-	tokens := readAgents(r.opts.Semantics, given)
-	*m = Matcher{sem: r.opts.Semantics, fixed: r.fixed, tokens: tokens}
+	sem := r.file.Semantics
+	tokens := readAgents(sem, given)
+	*m = Matcher{sem: sem, fixed: r.fixed, tokens: tokens}
 	for _, a := range given {
 		if !readsAsItself(RFC9309, a) {
 			m.given = given
@@ -144,7 +145,7 @@ func (r *Robots) build(m *Matcher, given []string) {
 	// path before normalising it, and stop at escapes instead.
 	// The patterns are parts of the file's text, which the automaton
 	// holds rather than a copy of them until it builds its first state.
-	opts := automaton.Options{CacheBytes: r.opts.CacheBytes, ReserveBytes: r.opts.ReserveBytes, WarmUp: r.opts.WarmUp, End: "#", Text: m.sel.Rules.Text()}
+	opts := automaton.Options{CacheBytes: r.auto.cacheBytes, ReserveBytes: r.auto.reserveBytes, WarmUp: r.auto.warmUp, End: "#", Text: m.sel.Rules.Text()}
 	if m.sem != Google {
 		opts.Escape, opts.End = compile.PathRewrites(m.sem), ""
 	}

@@ -336,7 +336,7 @@ func FallbackTokens(token string) []string {
 // FallbackTokens. Like Matcher, it is safe for concurrent use and, once the
 // matcher is cached, allocates nothing when every string is a token.
 func (r *Robots) MatcherChain(tokens ...string) *Matcher {
-	sem := r.opts.Semantics
+	sem := r.file.Semantics
 	for _, t := range tokens {
 		if readsAsItself(sem, t) {
 			if r.names(t) {
