@@ -148,15 +148,17 @@ def corpus_table(res, order, common, header):
               f"({common.group(2)} URLs; {common.group(3)} files in all), per URL\n")
     else:
         print("Real corpus, per URL\n")
-    print("| library | parse + decide every URL of every file | decide only (every file parsed beforehand) "
+    print("| library | parse + decide every URL of every file | the same per file: median of other / robotstxt "
+          "| decide only (every file parsed beforehand) "
           "| decisions that differ from ours | files skipped (over the cap) / failed |")
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     base_full, base_dec = full(OURS).get("ns/URL"), dec(OURS).get("ns/URL")
     for lib in libs:
         ours = lib == OURS
         f, d = full(lib), dec(lib)
         dis = "—" if ours else f"{f.get('disagree', 0):,.0f}"
-        print(f"| {header(lib)} | {cell(f.get('ns/URL'), None if ours else base_full)} "
+        fr = "—" if ours or "file-ratio" not in f else f"{f['file-ratio']:.2f}×"
+        print(f"| {header(lib)} | {cell(f.get('ns/URL'), None if ours else base_full)} | {fr} "
               f"| {cell(d.get('ns/URL'), None if ours else base_dec)} | {dis} "
               f"| {f.get('skipped', 0):,.0f} / {f.get('failed', 0):,.0f} |")
     print()
