@@ -8,8 +8,10 @@
 // match the whole input.
 //
 // The automaton is a DFA built lazily, as RE2's and regex-automata's hybrid
-// DFA are: Compile only lays out the patterns' positions (a position
-// automaton) and the byte classes, and a state, or one transition of it, is
+// DFA are: Compile only lays out the patterns (as offsets into the
+// caller's text, Options.Text, when they are parts of it) and the byte
+// classes; the patterns' positions (a position automaton) are laid out
+// when the DFA first runs, and a state, or one transition of it, is
 // computed the first time an input reaches it, then kept for every later
 // input. A DFA state is the set of positions alive after some input. Two
 // reductions keep the sets small: within one pattern, every position before
@@ -114,6 +116,7 @@ import (
 	"cmp"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -205,8 +208,8 @@ type Options struct {
 	// saves their size. The copy the DFA reads is made only when it
 	// builds its first state, which an automaton that decides its inputs
 	// in the warm-up never does. A pattern outside Text (or a pattern
-	// that simplifying rewrites, such as one with "**") makes the Set copy
-	// them all, as it does without Text.
+	// that simplifying rewrites, such as one with "**"), or a Text of 4 GiB
+	// or more, makes the Set copy them all, as it does without Text.
 	Text string
 }
 
@@ -430,6 +433,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 	// then). pat reads a pattern kept from either.
 	var own []byte
 	base := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	shareable := text != "" && uint64(len(text)) <= math.MaxUint32 // a span's offsets are 32 bits
 	pat := func(r int) string {
 		s := p.spans[r]
 		if own != nil {
@@ -470,7 +474,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 		}
 		seen[i] = int32(kept) + 1
 		at := uintptr(unsafe.Pointer(unsafe.StringData(b))) - base
-		if own == nil && (len(b) == 0 || text != "" && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
+		if own == nil && (len(b) == 0 || shareable && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
 			p.spans = append(p.spans, span{at: uint32(at), n: uint32(len(b))})
 			if len(b) == 0 {
 				p.spans[kept].at = 0
@@ -918,7 +922,7 @@ type Stats struct {
 	Patterns int   // patterns kept (duplicates and patterns that cannot match left out)
 	States   int   // states built so far (in the current cache)
 	Classes  int   // byte classes
-	Bytes    int   // memory held: the patterns' positions, the cache of states, the fallback once built
+	Bytes    int   // memory held: the patterns' spans (and text, when the Set's own), their positions once the DFA ran, the cache of states, the fallback once built (not Options.Text)
 	Clears   int64 // times a full cache was cleared
 	// GiveUps is the number of inputs on which the DFA gave up (building
 	// their states cost more than the policy allows), Fallback the number

@@ -102,7 +102,8 @@ var variantSets = map[*Set][]*Set{}
 var variantOptions = []Options{
 	{}, {WarmUp: -1}, {CacheBytes: -1},
 	{Text: sharedText}, {Text: sharedText, WarmUp: -1}, {Text: sharedText, CacheBytes: -1},
-	{Text: sharedTextButLast}, {Text: sharedTextButLast, WarmUp: -1},
+	{Text: sharedTextButLast}, {Text: sharedTextButLast, WarmUp: -1}, {Text: sharedTextButLast, CacheBytes: -1},
+	{Text: sharedText, End: "a", Escape: "b%"}, {Text: sharedText, End: "a", Escape: "b%", WarmUp: -1},
 	{Escape: "b%"}, {Escape: "b%", WarmUp: -1}, {Escape: "b%", CacheBytes: -1},
 	{End: "c"}, {End: "c", WarmUp: -1}, {End: "c", CacheBytes: -1},
 	{End: "a", Escape: "b%"}, {End: "a", Escape: "b%", WarmUp: -1}, {End: "a", Escape: "b%", CacheBytes: -1},

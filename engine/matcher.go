@@ -472,7 +472,7 @@ type Stats struct {
 	Patterns int // automaton patterns (rules that can match, plus Google's synthetic index.htm rules)
 	States   int // states built so far
 	Classes  int
-	Bytes    int   // memory of the automaton: its patterns' positions, the states built so far, the fallback once built
+	Bytes    int   // memory of the automaton: its patterns (offsets into the file's text), their positions once its DFA ran, the states built so far, the fallback once built
 	Clears   int64 // times the automaton's full cache of states was cleared
 	// GiveUps is the number of URLs on which the automaton's DFA gave up
 	// (building their states cost more than its policy allows), Fallback
