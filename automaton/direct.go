@@ -17,13 +17,14 @@ import (
 // where they start to pay (README's Results and LIMITS.md have the
 // measurements).
 //
-// Every pattern starts with the same literal bytes, the lead ("/" for the
-// paths of a robots.txt; none when some pattern starts with a star). The
+// Every pattern but those that start with a star starts with the same
+// literal bytes, the lead ("/" for the paths of a robots.txt). The
 // patterns are bucketed by the byte class that follows the lead, with a
 // list of those that have no byte there (they end at the lead, or a star
-// follows it) and so are candidates for every input. An input that does
-// not start with the lead matches nothing; otherwise its candidates are
-// its bucket and that list. A list longer than maxUnfiltered is filtered
+// follows it, or they start with a star: "headless") and so are
+// candidates for every input. An input that does not start with the lead
+// can match only the headless patterns, in that list; otherwise its
+// candidates are its bucket and that list. A list longer than maxUnfiltered is filtered
 // by pairs of bytes: an input's candidates from it are the patterns one of
 // whose pieces has a pair of bytes that the input has too (see
 // maxUnfiltered).
@@ -93,10 +94,16 @@ const DefaultWarmUp = 1 << 10
 //   - each pattern's first star (see star).
 type direct struct {
 	lead int32
+	// leadRank is a pattern that starts with the lead (the first in rank
+	// order that does not start with a star).
+	leadRank uint16
 	// filtered: the list of patterns with no byte after the lead is
 	// filtered by pairs of bytes (see maxUnfiltered), and its keys follow
 	// the up entries in index.
 	filtered bool
+	// headless: some patterns start with a star, so do not start with the
+	// lead (when it is not empty).
+	headless bool
 	index    []uint16
 }
 
@@ -129,21 +136,34 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	if n == 0 {
 		return direct{}, false
 	}
-	// The lead: the bytes before the first star of pattern 0 that every
-	// pattern starts with.
-	first := p.pattern(0)
+	// The lead: the bytes before the first star of the first pattern
+	// that does not start with one, that every such pattern starts with.
+	// A pattern that starts with a star is headless: it goes in the list
+	// of those with no byte after the lead, and spoils no lead ("*.pdf$"
+	// beside a file's "/..." rules).
+	headless := func(b string) bool { return len(b) > 0 && b[0] == Wildcard }
+	leadRank := int32(0)
+	for leadRank+1 < n && headless(p.pattern(leadRank)) {
+		leadRank++
+	}
+	first := p.pattern(leadRank)
 	lead := int32(len(first))
 	if i := strings.IndexByte(first, Wildcard); i >= 0 {
 		lead = int32(i)
 	}
-	for r := int32(1); r < n && lead > 0; r++ {
-		lead = int32(commonPrefix(first[:lead], p.pattern(r)))
+	anyHeadless := false
+	for r := range n {
+		if b := p.pattern(r); headless(b) {
+			anyHeadless = true
+		} else if lead > 0 {
+			lead = int32(commonPrefix(first[:lead], b))
+		}
 	}
 	nc := int32(p.nclass)
 	// A bucket's key: the class of the byte after the lead, nc for none.
 	key := func(r int32) int32 {
 		b := p.pattern(r)
-		if int(lead) >= len(b) || b[lead] == Wildcard {
+		if int(lead) >= len(b) || b[lead] == Wildcard || headless(b) {
 			return nc
 		}
 		return int32(p.classes[b[lead]])
@@ -176,7 +196,8 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	if filtered {
 		keys = everywhere
 	}
-	dm := direct{lead: lead, filtered: filtered, index: make([]uint16, nc+2+3*n+keys)}
+	dm := direct{lead: lead, leadRank: uint16(leadRank), filtered: filtered, headless: anyHeadless && lead > 0,
+		index: make([]uint16, nc+2+3*n+keys)}
 	index := dm.index
 	at := index[:nc+2]
 	at[0] = uint16(nc + 2)
@@ -269,7 +290,11 @@ func (dm *direct) keyPairs(p *prog) bool {
 	var seen pairSet
 	each := func(r uint16, fn func(h uint32)) {
 		b := p.pattern(int32(r))
-		for i := int(dm.lead) + 1; i < len(b); i++ {
+		from := int(dm.lead) + 1 // the bytes before are the lead and a star
+		if b != "" && b[0] == Wildcard {
+			from = 2 // headless: its pieces may be anywhere in an input
+		}
+		for i := from; i < len(b); i++ {
 			if b[i-1] != Wildcard && b[i] != Wildcard {
 				fn(pairHash(b[i-1], b[i]))
 			}
@@ -511,19 +536,25 @@ const directGaveUp = ^uint32(0)
 // most maxDirectCandidates): in is the input up to its first End byte.
 func (dm *direct) match(p *prog, in string) (uint32, int) {
 	lead := int(dm.lead)
-	if lead > 0 && (len(in) < lead || in[:lead] != p.pattern(0)[:lead]) {
-		return 0, 0
-	}
 	nc := p.nclass
 	at := dm.index[:nc+2]
 	everywhere := dm.index[at[nc]:at[nc+1]]
+	hasLead := lead == 0 || len(in) >= lead && in[:lead] == p.pattern(int32(dm.leadRank))[:lead]
+	if !hasLead && !dm.headless {
+		return 0, 0
+	}
 	sized := int32(len(everywhere))
 	if dm.filtered {
 		// The list's candidates: the patterns whose pair in has, and
-		// those with none.
+		// those with none. A headless pattern's pair may be anywhere in
+		// in, the others' after the lead.
 		var passed [maxDirectCandidates]uint16
 		var set pairSet
-		set.add(in[lead:])
+		if dm.headless {
+			set.add(in)
+		} else {
+			set.add(in[lead:])
+		}
 		keys, k := dm.pairKeys(p), 0
 		for i, r := range everywhere {
 			if h := keys[i]; h == noPair || set.has(h) {
@@ -536,7 +567,7 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 		}
 		everywhere, sized = passed[:k], 0
 	}
-	if len(in) <= lead {
+	if len(in) <= lead || !hasLead {
 		return dm.first(p, everywhere, nil, in)
 	}
 	c := int(p.classes[in[lead]])
@@ -691,7 +722,8 @@ func (dm *direct) matchOne(p *prog, r int32, in string, pieces *int) int {
 
 // find returns the offset of the first occurrence of piece in s, -1 if
 // there is none, or -2 when piece is longer than maxDirectPiece and its
-// first maxDirectPiece bytes occur first where the rest does not follow.
+// first maxDirectPiece bytes occur first where the rest does not follow,
+// with room in s for it after them.
 // strings.Index costs O(len(s) * len(piece)) at worst (its brute force on
 // short needles, Rabin-Karp with chosen collisions on long ones): a long
 // piece is looked for by its first maxDirectPiece bytes, and verified where
@@ -702,8 +734,13 @@ func find(s, piece string) int {
 		return strings.Index(s, piece)
 	}
 	k := strings.Index(s, piece[:maxDirectPiece])
-	if k < 0 || strings.HasPrefix(s[k:], piece) {
+	switch {
+	case k < 0 || strings.HasPrefix(s[k:], piece):
 		return k
+	case len(s)-k < len(piece):
+		// An occurrence starts where its first bytes do, at k or after,
+		// and none fits there.
+		return -1
 	}
 	return -2
 }

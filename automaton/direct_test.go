@@ -123,6 +123,31 @@ func TestDirect_Lead(t *testing.T) {
 	}
 }
 
+// TestDirect_HeadlessKeepsTheLead checks that patterns starting with a
+// star do not spoil the lead of the others: with "*--*" beside sixty
+// "/*keyNN=" (a real file's shape), the "/*" patterns go in the filtered
+// list rather than in one bucket of sixty whose heads are all "/", where
+// every input would give up, and the warm-up decides every input,
+// including inputs without the lead, which only headless patterns match.
+func TestDirect_HeadlessKeepsTheLead(t *testing.T) {
+	ps := []Pattern{{Bytes: "*--*", Priority: 100}, {Bytes: "/plain", Priority: 90}, {Bytes: "/", Priority: 1}}
+	for i := range 60 {
+		ps = append(ps, Pattern{Bytes: fmt.Sprintf("/*key%02d=", i), Priority: uint64(10 + i%7)})
+	}
+	inputs := []string{"/x?key07=1", "/a--b", "--", "x--y", "/plain", "/plainer", "", "/", "/key59", "/y?key59=&key00=", "q"}
+	set := Compile(ps, Options{})
+	if set.d.dir.index == nil || !set.d.dir.headless || set.d.dir.lead != 1 {
+		t.Fatalf("no warm-up, or not with the lead \"/\" and headless patterns: %+v", set.d.dir)
+	}
+	for _, in := range inputs {
+		checkAgainstBrute(t, ps, set, in)
+	}
+	// checkAgainstBrute decides each input twice (Match, MatchPrefix).
+	if st := set.Stats(); st.Direct != int64(2*len(inputs)) || st.States != 0 {
+		t.Errorf("the warm-up decided %d of %d inputs, %d states built", st.Direct, 2*len(inputs), st.States)
+	}
+}
+
 // TestDirect_LongPieces checks pieces after a star longer than
 // maxDirectPiece: the direct matcher looks for their first maxDirectPiece
 // bytes, and where those occur first without the rest of the piece, ends
@@ -139,6 +164,7 @@ func TestDirect_LongPieces(t *testing.T) {
 		{[]Pattern{{Bytes: "/a*" + piece + "c", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "b" + "c", true},
 		{[]Pattern{{Bytes: "/a*" + piece + "c", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "d", true},
 		{[]Pattern{{Bytes: "/a*" + piece + "c", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece[1:] + "c", false}, // the first bytes do not occur
+		{[]Pattern{{Bytes: "/a*" + piece + "c", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece, false},           // no room for the rest after the first bytes
 		{[]Pattern{{Bytes: "/a*x*" + piece + "b*y", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "by", false},
 		{[]Pattern{{Bytes: "/a*x*" + piece + "c*y", Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "b" + piece + "cy", true},
 		{[]Pattern{{Bytes: "/a*" + piece + "c", Anchored: true, Priority: 2}, {Bytes: "/c"}}, "/ax" + piece + "b" + piece + "c", false}, // the last piece of an anchored pattern is compared, not searched
