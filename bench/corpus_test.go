@@ -356,7 +356,7 @@ func corpusCommon(b *testing.B) (files []corpusFile, results []*corpusResult, co
 // corpusShortFiles files are used.
 func BenchmarkRealCorpus(b *testing.B) {
 	files, results, common, urls, size := corpusCommon(b)
-	ref := results[0] // our engine: the reference for disagreement
+	ref := results[0]        // our engine: the reference for disagreement
 	var ours []time.Duration // our time on each file, once ours has run
 	for li, lib := range Libraries {
 		res := results[li]
