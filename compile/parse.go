@@ -963,8 +963,7 @@ func isTokenByte(c byte) bool {
 
 // groupsWhere returns the indexes of f's groups for which pick is true,
 // nil if there are none.
-func (f *File) groupsWhere(pick func(*Group) bool) []int {
-	var out []int
+func (f *File) groupsWhere(out []int, pick func(*Group) bool) []int {
 	for i := range f.Groups {
 		if pick(&f.Groups[i]) {
 			out = append(out, i)
@@ -996,9 +995,15 @@ func ValidToken(tok string) bool {
 //
 // Rules and Extensions are in file order. They may share memory with f and
 // must not be modified. Select is safe for concurrent use.
-func (f *File) Select(tokens ...string) Selection {
+func (f *File) Select(tokens ...string) Selection { return f.SelectInto(nil, tokens...) }
+
+// SelectInto is Select, the indexes of the selected groups appended to
+// buf[:0] (Selection.Groups; nil when none is selected): a caller that
+// keeps the Selection in a struct of its own with room for a group saves
+// an allocation (engine.Matcher does).
+func (f *File) SelectInto(buf []int, tokens ...string) Selection {
 	sel := Selection{Match: MatchSpecific}
-	sel.Groups = f.groupsWhere(func(g *Group) bool {
+	sel.Groups = f.groupsWhere(buf[:0], func(g *Group) bool {
 		for _, t := range tokens {
 			if g.Names(t) {
 				return true
@@ -1006,12 +1011,12 @@ func (f *File) Select(tokens ...string) Selection {
 		}
 		return false
 	})
-	if sel.Groups == nil {
-		sel.Groups, sel.Match = f.groupsWhere((*Group).IsGlobal), MatchGlobal
+	if len(sel.Groups) == 0 {
+		sel.Groups, sel.Match = f.groupsWhere(buf[:0], (*Group).IsGlobal), MatchGlobal
 	}
 	switch len(sel.Groups) {
 	case 0:
-		sel.Match = MatchNone
+		sel.Groups, sel.Match = nil, MatchNone
 	case 1:
 		g := &f.Groups[sel.Groups[0]]
 		sel.Rules, sel.Extensions = g.Rules, g.Extensions

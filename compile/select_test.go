@@ -105,6 +105,26 @@ func TestRFC9309_Select(t *testing.T) {
 	}
 }
 
+// TestSelectInto checks that SelectInto selects as Select does, with the
+// selected groups' indexes in the buffer it is given when they fit, and
+// nil when none is selected.
+func TestSelectInto(t *testing.T) {
+	f := Parse([]byte(selectBody), Options{})
+	for _, tc := range selectCases() {
+		var buf [1]int
+		got, want := f.SelectInto(buf[:0], tc.tokens...), f.Select(tc.tokens...)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("SelectInto(%q) (-Select +SelectInto):\n%s", tc.tokens, diff)
+		}
+		if inBuf := len(got.Groups) > 0 && &got.Groups[0] == &buf[0]; inBuf != (len(got.Groups) == 1) {
+			t.Errorf("SelectInto(%q): %d groups, in the buffer: %v", tc.tokens, len(got.Groups), inBuf)
+		}
+	}
+	if sel := Parse([]byte("User-agent: a\nDisallow: /"), Options{}).SelectInto(make([]int, 0, 4), "b"); sel.Groups != nil || sel.Match != MatchNone {
+		t.Errorf("SelectInto with nothing selected = %+v, want no groups", sel)
+	}
+}
+
 // RFC 9309 section 2.2.1: "If no group satisfies either condition, or no
 // groups are present at all, no rules apply."
 func TestRFC9309_SelectNone(t *testing.T) {

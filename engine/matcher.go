@@ -38,6 +38,8 @@ type Matcher struct {
 	// comes from and its pattern (the directory and '$').
 	indexHTM []indexHTMRule
 	set      *automaton.Set
+	// group1 holds sel.Groups when one group is selected, as is usual.
+	group1 [1]int
 }
 
 // ruleRef ties an automaton pattern to its rule: sel.Rules[r] for r >= 0,
@@ -85,7 +87,7 @@ func (r *Robots) build(m *Matcher, given []string) {
 		m.set = automaton.Compile(nil, automaton.Options{})
 		return
 	}
-	m.sel = r.file.Select(tokens...)
+	m.sel = r.file.SelectInto(m.group1[:0], tokens...)
 	// The patterns are needed only while compiling: their slice comes back
 	// to buildPool, cleared (the strings are the file's), and so do the
 	// counts, zero.
