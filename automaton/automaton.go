@@ -68,8 +68,9 @@
 // building a state, by trying the patterns that could match each input one
 // by one, best first (direct.go), and builds its DFA only from the input
 // after them. The patterns an input could match are those whose byte after
-// the bytes all patterns start with (a URL path's '/') is the input's byte
-// there, and those with no such byte; where the former are many, only
+// the bytes all patterns start with (a URL path's '/'; patterns that start
+// with a star aside) is the input's byte there, and those with no such
+// byte (or no such start); where the former are many, only
 // those whose bytes before their first star are a prefix of the input,
 // found by a binary search. The direct matcher tries at most a few dozen
 // candidates on an input, searching for at most a hundred-odd pieces
