@@ -88,9 +88,12 @@ const DefaultWarmUp = 1 << 10
 //     patterns with no byte after the lead;
 //   - the buckets' ranks, each in rank order, or sorted by head when it
 //     is large (see chained);
-//   - up, for the entries of a large bucket: the place in the bucket of
-//     the entry its chain goes up to, +1 (0: none);
+//   - up, for the entries from the first large bucket's to the last's
+//     end (none in most automata, which have no large bucket): the place
+//     in its bucket of the entry an entry's chain goes up to, +1 (0:
+//     none);
 //   - when the list is filtered, its patterns' keys (see keyPairs);
+//   - the offset in index of the first entry with an up entry;
 //   - each pattern's first star (see star).
 type direct struct {
 	lead int32
@@ -196,8 +199,24 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	if filtered {
 		keys = everywhere
 	}
+	// The entries that have up entries: from the first large bucket's to
+	// the last's end.
+	upsFrom, upsTo, off := int32(-1), int32(0), nc+2
+	for c := range nc {
+		if chained(count[c], sized) {
+			if upsFrom < 0 {
+				upsFrom = off
+			}
+			upsTo = off + count[c]
+		}
+		off += count[c]
+	}
+	if upsFrom < 0 { // no large bucket: no up entries
+		upsFrom = upsTo
+	}
 	dm := direct{lead: lead, leadRank: uint16(leadRank), filtered: filtered, headless: anyHeadless && lead > 0,
-		index: make([]uint16, nc+2+3*n+keys)}
+		index: make([]uint16, nc+2+n+(upsTo-upsFrom)+keys+1+n)}
+	dm.index[len(dm.index)-int(n)-1] = uint16(upsFrom)
 	index := dm.index
 	at := index[:nc+2]
 	at[0] = uint16(nc + 2)
@@ -334,8 +353,8 @@ func (dm *direct) pairKeys(p *prog) []uint16 {
 	}
 	nc, n := p.nclass, len(p.spans)
 	at := dm.index[:nc+2]
-	from := int(nc) + 2 + 2*n
-	return dm.index[from : from+int(at[nc+1]-at[nc])]
+	to := len(dm.index) - n - 1 // the keys come before the ups' offset
+	return dm.index[to-int(at[nc+1]-at[nc]) : to]
 }
 
 // head returns the bytes of the pattern of rank r before its first star.
@@ -648,7 +667,9 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 // ups returns the up entries of the bucket of class c (see direct).
 func (dm *direct) ups(p *prog, c int) []uint16 {
 	at, n := dm.index, len(p.spans)
-	return dm.index[int(at[c])+n : int(at[c+1])+n]
+	// They follow the entries, from the one at upsFrom on.
+	base := int(p.nclass) + 2 + n - int(dm.index[len(dm.index)-n-1])
+	return dm.index[base+int(at[c]) : base+int(at[c+1])]
 }
 
 // star returns the offset of the first star of the pattern of rank r in

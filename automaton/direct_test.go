@@ -148,6 +148,31 @@ func TestDirect_HeadlessKeepsTheLead(t *testing.T) {
 	}
 }
 
+// TestDirect_UpEntriesOnlyForLargeBuckets checks the index's size: up
+// entries only for the entries from the first large bucket's to the
+// last's, none in an automaton without one (most of them).
+func TestDirect_UpEntriesOnlyForLargeBuckets(t *testing.T) {
+	small := []Pattern{{Bytes: "/a", Priority: 3}, {Bytes: "/b*c", Priority: 2}, {Bytes: "/c", Priority: 1}}
+	large := slices.Clone(small)
+	for i := range maxDirectCandidates + 8 {
+		large = append(large, Pattern{Bytes: fmt.Sprintf("/b%02d*x", i), Priority: 1})
+	}
+	for _, tc := range []struct {
+		ps  []Pattern
+		ups int
+	}{{small, 0}, {large, maxDirectCandidates + 9}} {
+		set := Compile(tc.ps, Options{})
+		d := set.d
+		n := len(d.spans)
+		if want := int(d.nclass) + 2 + n + tc.ups + 1 + n; len(d.dir.index) != want {
+			t.Errorf("%d patterns: an index of %d entries, want %d (%d up entries)", n, len(d.dir.index), want, tc.ups)
+		}
+		for _, in := range []string{"/a", "/b07x", "/b07", "/bc", "/c", "/b39x"} {
+			checkAgainstBrute(t, tc.ps, set, in)
+		}
+	}
+}
+
 // TestDirect_LongPieces checks pieces after a star longer than
 // maxDirectPiece: the direct matcher looks for their first maxDirectPiece
 // bytes, and where those occur first without the rest of the piece, ends
