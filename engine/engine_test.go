@@ -371,3 +371,29 @@ func TestDecide_LongPathDecidedOnPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestMatcher_WideRuleRefs checks a selection of more than 32,767 rules,
+// whose matcher keeps each pattern's rule in 32 bits rather than 16: the
+// deciding rule's line, and Google's index.htm rule (a negative ref), come
+// out as with few rules.
+func TestMatcher_WideRuleRefs(t *testing.T) {
+	for _, n := range []int{100, 40000} {
+		var b strings.Builder
+		b.WriteString("User-agent: *\n")
+		for i := range n {
+			fmt.Fprintf(&b, "Disallow:/%d/\n", i)
+		}
+		b.WriteString("Allow:/7/index.htm\n")
+		m := engine.Compile([]byte(b.String()), engine.Options{Semantics: engine.Google, MaxFileSize: 1 << 20}).Matcher("Googlebot")
+		last := n - 1
+		if d := m.Decide(fmt.Sprintf("https://example.com/%d/x", last)); d.Allowed || d.Rule.Line != last+2 {
+			t.Errorf("%d rules: /%d/x decided %+v, want the disallow on line %d", n, last, d, last+2)
+		}
+		if d := m.Decide("https://example.com/7/"); !d.Allowed || d.Reason != engine.ReasonIndexHTM || d.Rule.Line != n+2 {
+			t.Errorf("%d rules: /7/ decided %+v, want the index.htm rule of line %d", n, d, n+2)
+		}
+		if !m.Allowed("https://example.com/7/") || m.Allowed("https://example.com/7/x") {
+			t.Errorf("%d rules: Allowed disagrees with Decide", n)
+		}
+	}
+}

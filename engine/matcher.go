@@ -24,15 +24,19 @@ import (
 // itself), and refs, here and only here, maps the automaton's pattern
 // numbers back to the rules. Priority is a key, not an index.
 type Matcher struct {
-	sem    Semantics
-	fixed  Reason
-	sel    compile.Selection
-	tokens []string // the product tokens the groups were selected for
+	sem   Semantics
+	fixed Reason
+	// wideRefs: refs holds each ruleRef as two halves (see ref).
+	wideRefs bool
+	sel      compile.Selection
+	tokens   []string // the product tokens the groups were selected for
 	// given are the agents as the caller passed them, when one of them is
 	// not a product token (AgentTokens); nil otherwise.
 	given []string
-	// refs[i] is the rule behind the automaton's pattern i.
-	refs []ruleRef
+	// refs holds the rule behind each of the automaton's patterns (ref):
+	// one int16 each while every one fits, as in all but files of tens of
+	// thousands of rules.
+	refs []uint16
 	// indexHTM holds the directory rules Google's index.htm rule adds
 	// (semantics.IndexHTM), which no line of the file has: the rule each
 	// comes from and its pattern (the directory and '$').
@@ -50,6 +54,28 @@ type ruleRef int32
 type indexHTMRule struct {
 	rule    int32 // its allow rule's order
 	pattern string
+}
+
+// maxNarrowRules is the most rules a selection may have for refs to hold
+// each ruleRef in 16 bits: a rule's order, or ^ the index of an index.htm
+// rule (at most one a rule), as an int16.
+const maxNarrowRules = 1<<15 - 1
+
+// ref returns the rule behind the automaton's pattern i.
+func (m *Matcher) ref(i int) ruleRef {
+	if !m.wideRefs {
+		return ruleRef(int16(m.refs[i]))
+	}
+	return ruleRef(uint32(m.refs[2*i]) | uint32(m.refs[2*i+1])<<16)
+}
+
+// setRef sets the rule behind the automaton's pattern i.
+func (m *Matcher) setRef(i int, rf ruleRef) {
+	if !m.wideRefs {
+		m.refs[i] = uint16(int16(rf))
+		return
+	}
+	m.refs[2*i], m.refs[2*i+1] = uint16(rf), uint16(uint32(rf)>>16)
 }
 
 // rule returns the index in sel.Rules of the rule behind rf.
@@ -121,7 +147,12 @@ func (r *Robots) build(m *Matcher, given []string) {
 			next[k], at = at, at+next[k]
 		}
 	}
-	m.refs = make([]ruleRef, n)
+	m.wideRefs = m.sel.Rules.Len() > maxNarrowRules
+	if m.wideRefs {
+		m.refs = make([]uint16, 2*n)
+	} else {
+		m.refs = make([]uint16, n)
+	}
 	if cap(pats) < n {
 		pats = make([]automaton.Pattern, n)
 	}
@@ -139,7 +170,8 @@ func (r *Robots) build(m *Matcher, given []string) {
 			rf = ^ruleRef(len(m.indexHTM))
 			m.indexHTM = append(m.indexHTM, indexHTMRule{rule: int32(order), pattern: p.Bytes + "$"})
 		}
-		pats[at], m.refs[at] = p, rf
+		pats[at] = p
+		m.setRef(int(at), rf)
 	})
 	// A URL's path ends at '#'. Google's is matched as the URL gives it, so
 	// its automaton stops at the '#' itself (and usually decides before
@@ -291,7 +323,7 @@ func (m *Matcher) Allowed(url string) bool {
 		return true
 	}
 	idx := m.find(m.span(url))
-	return idx < 0 || m.sel.Rules.Kind(int(m.rule(m.refs[idx]))) == compile.Allow
+	return idx < 0 || m.sel.Rules.Kind(int(m.rule(m.ref(idx)))) == compile.Allow
 }
 
 // DecidePath decides an already-extracted path (path + params + query); it
@@ -328,7 +360,7 @@ func (m *Matcher) decision(idx int) Decision {
 	case foundRobotsTxt:
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	rule, reason, pattern := m.ruleOf(m.refs[idx])
+	rule, reason, pattern := m.ruleOf(m.ref(idx))
 	return Decision{
 		Allowed: rule.Kind == compile.Allow,
 		Rule:    Rule{Line: rule.Line, Kind: rule.Kind, Pattern: pattern, Value: rule.Value},
@@ -461,7 +493,7 @@ func (m *Matcher) Rules() []RankedRule {
 // Bytes returns the memory m holds beyond the parsed file: its rule table
 // and its automaton, states built so far included. It takes no lock.
 func (m *Matcher) Bytes() int {
-	n := sizeofMatcher + 4*len(m.refs) + m.set.Bytes()
+	n := sizeofMatcher + 2*len(m.refs) + m.set.Bytes()
 	for _, h := range m.indexHTM {
 		n += 24 + len(h.pattern)
 	}
