@@ -425,7 +425,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 	// when the patterns kept are not those given in their order, which a
 	// caller that ranks its patterns rarely sees.
 	na := (len(patterns) + 63) / 64
-	words := make([]uint64, na+len(patterns))
+	words := make([]uint64, na+(6*len(patterns)+7)/8)
 	p.anch = words[:na:na]
 	p.spans = unsafe.Slice((*span)(unsafe.Pointer(unsafe.SliceData(words[na:]))), len(patterns))[:0]
 	// own is the Set's own text, laid out as the items' all (each pattern
@@ -436,11 +436,11 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 	base := uintptr(unsafe.Pointer(unsafe.StringData(text)))
 	shareable := text != "" && uint64(len(text)) <= math.MaxUint32 // a span's offsets are 32 bits
 	pat := func(r int) string {
-		s := p.spans[r]
 		if own != nil {
-			return unsafe.String(&own[s.at], s.n)
+			at := p.spans[r].at()
+			return unsafe.String(&own[at], p.spanLen(int32(r), len(own)))
 		}
-		return text[s.at : s.at+s.n]
+		return p.spanOf(text, int32(r))
 	}
 	var index []int32
 	kept := 0 // patterns kept; index is nil while they are patterns[:kept]
@@ -475,11 +475,11 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 		}
 		seen[i] = int32(kept) + 1
 		at := uintptr(unsafe.Pointer(unsafe.StringData(b))) - base
-		if own == nil && (len(b) == 0 || shareable && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
-			p.spans = append(p.spans, span{at: uint32(at), n: uint32(len(b))})
-			if len(b) == 0 {
-				p.spans[kept].at = 0
-			}
+		if len(b) == 0 {
+			at = 0
+		}
+		if own == nil && (len(b) == 0 || shareable && len(b) < longSpan && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
+			p.spans = append(p.spans, newSpan(int(at), len(b)))
 		} else {
 			if own == nil {
 				n := 0
@@ -488,13 +488,12 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 				}
 				own = make([]byte, 0, n)
 				for r := range p.spans {
-					s := &p.spans[r]
-					from := s.at
-					s.at = uint32(len(own))
-					own = append(append(own, text[from:from+s.n]...), 0)
+					b := p.spanOf(text, int32(r)) // shared: shorter than longSpan
+					p.spans[r] = newSpan(len(own), len(b))
+					own = append(append(own, b...), 0)
 				}
 			}
-			p.spans = append(p.spans, span{at: uint32(len(own)), n: uint32(len(b))})
+			p.spans = append(p.spans, newSpan(len(own), len(b)))
 			own = append(append(own, b...), 0) // 0: the end item's byte
 		}
 		if anchored {
@@ -975,7 +974,7 @@ const dfaOverhead = int(unsafe.Sizeof(dfa{})) - 256
 // classes and the direct matcher's index.
 func (d *dfa) fixedBytes() int {
 	p := &d.prog
-	n := 8*(cap(p.spans)+len(p.anch)) + 256 + dfaOverhead + 2*len(d.dir.index)
+	n := 6*cap(p.spans) + 8*len(p.anch) + 256 + dfaOverhead + 2*len(d.dir.index)
 	if p.owned {
 		n += len(p.text)
 	}

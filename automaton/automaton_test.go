@@ -694,7 +694,11 @@ func TestMatch_EndHoldsBytes(t *testing.T) {
 // builds its first state; a pattern outside it, or one that simplifying
 // rewrites, makes the Set copy them all; the answers are the same.
 func TestCompile_TextKeepsOffsets(t *testing.T) {
-	text := "Disallow: /private/*\nAllow: /private/public$\nDisallow: /\nDisallow: /a**b\n"
+	// A pattern of longSpan bytes or more is kept only in the Set's own
+	// text, where its length is where the next pattern starts.
+	text := "Disallow: /private/*\nAllow: /private/public$\nDisallow: /\nDisallow: /a**b\n" +
+		"Disallow: /long" + strings.Repeat("l", longSpan) + "\n"
+	long := text[len(text)-longSpan-6 : len(text)-1]
 	sub := func(s string) string {
 		i := strings.Index(text, s)
 		if i < 0 {
@@ -708,7 +712,10 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 		{Bytes: sub("/"), Priority: 1},
 		{Bytes: "", Priority: 0}, // empty: no bytes to share
 	}
+	// The DFA decides the short inputs; the long ones, which would build
+	// a state a byte, only the warm-up.
 	inputs := []string{"/private/public", "/private/publicx", "/privat", "/", "/x", ""}
+	longInputs := []string{long, long + "x", long[:len(long)-1]}
 	for _, tc := range []struct {
 		name  string
 		extra *Pattern
@@ -717,14 +724,16 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 		{"all in the text", nil, false},
 		{"one outside it", &Pattern{Bytes: strings.Clone("/elsewhere"), Priority: 5}, true},
 		{"one rewritten", &Pattern{Bytes: sub("/a**b"), Priority: 5}, true},
+		{"one too long for a span's length", &Pattern{Bytes: long, Priority: 5}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ps := slices.Clone(base)
 			if tc.extra != nil {
 				ps = append(ps, *tc.extra)
 			}
-			plain := Compile(ps, Options{WarmUp: 2})
-			shared := Compile(ps, Options{WarmUp: 2, Text: text})
+			warm := len(inputs) + len(longInputs)
+			plain := Compile(ps, Options{WarmUp: warm})
+			shared := Compile(ps, Options{WarmUp: warm, Text: text})
 			if got := shared.d.owned; got != tc.owned {
 				t.Fatalf("owned = %v, want %v", got, tc.owned)
 			}
@@ -739,9 +748,15 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 			if shared.d.itemLayout != nil {
 				t.Fatalf("the items were built before the DFA ran")
 			}
-			for round := range 2 { // the warm-up's inputs, then the DFA's
-				for _, in := range inputs {
-					want := bruteBest(ps, in)
+			for round, ins := range [][]string{append(inputs, longInputs...), inputs} { // the warm-up's, then the DFA's
+				for _, in := range ins {
+					// The long pattern, unanchored and without a star, is
+					// the best; the brute force would take O(its bytes
+					// times the input's).
+					want := bruteBest(ps[:len(base)], in)
+					if tc.extra != nil && (tc.extra.Bytes != long && bruteBest(ps, in) == len(base) || tc.extra.Bytes == long && strings.HasPrefix(in, long)) {
+						want = len(base)
+					}
 					if got := shared.Match(in); got != want {
 						t.Fatalf("round %d: Match(%q) with Text = %d, want %d", round, in, got, want)
 					}

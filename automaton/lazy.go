@@ -15,7 +15,7 @@ import (
 //
 // The patterns are spans of text, in rank order. The text is the caller's
 // when every pattern is a substring of Options.Text (the Set then holds
-// 8 bytes a pattern, not a copy), or else the Set's own copy, laid out as
+// 6 bytes a pattern, not a copy), or else the Set's own copy, laid out as
 // all below. The direct matcher of the warm-up reads the spans alone; the
 // DFA and the fallback read the items, built with the first generation
 // (items), which an automaton that decides all its inputs in the warm-up
@@ -27,7 +27,7 @@ import (
 // item of its pattern when bit it of ends is set.
 type prog struct {
 	text  string
-	spans []span   // spans[r]: the pattern of rank r in text
+	spans []span   // spans[r]: the pattern of rank r in text (6 bytes)
 	anch  []uint64 // bit r: the pattern of rank r is anchored (in spans' allocation)
 	// The items, nil until built: a pointer, not three slices in every
 	// automaton, most of which never build them.
@@ -49,8 +49,39 @@ type prog struct {
 	reserve  int32 // words of a generation's first table (Options.ReserveBytes)
 }
 
-// span is where a pattern's bytes are in prog.text.
-type span struct{ at, n uint32 }
+// span is where a pattern's bytes are in prog.text, in 6 bytes: its
+// offset, in two halves, and its length, or longSpan for a pattern of
+// 65,535 bytes or more. Only the Set's own text holds such a pattern
+// (layout), where each pattern is followed by one byte and then the next:
+// its length is where the next begins, less that byte.
+type span struct{ lo, hi, n uint16 }
+
+const longSpan = 1<<16 - 1
+
+func newSpan(at, n int) span {
+	return span{uint16(at), uint16(at >> 16), uint16(min(n, longSpan))}
+}
+
+func (s span) at() uint32 { return uint32(s.lo) | uint32(s.hi)<<16 }
+
+// spanLen returns the length of the pattern of rank r, in a text of
+// textLen bytes.
+func (p *prog) spanLen(r int32, textLen int) uint32 {
+	if n := p.spans[r].n; n != longSpan {
+		return uint32(n)
+	}
+	end := uint32(textLen)
+	if int(r)+1 < len(p.spans) {
+		end = p.spans[r+1].at()
+	}
+	return end - p.spans[r].at() - 1
+}
+
+// spanOf returns the bytes of the pattern of rank r in text.
+func (p *prog) spanOf(text string, r int32) string {
+	at := p.spans[r].at()
+	return text[at : at+p.spanLen(r, len(text))]
+}
 
 // itemLayout is the items of a prog (see prog).
 type itemLayout struct {
@@ -69,8 +100,8 @@ func (p *prog) items() {
 	}
 	n := len(p.spans)
 	total := 0
-	for _, s := range p.spans {
-		total += int(s.n) + 1
+	for r := range int32(n) {
+		total += len(p.pattern(r)) + 1
 	}
 	// ends, starts and (when the text is not the Set's own) the bytes of
 	// all in one allocation of words: none holds a pointer.
@@ -88,12 +119,13 @@ func (p *prog) items() {
 		buf = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words[ne+ns:]))), total)
 	}
 	at := 0
-	for r, s := range p.spans {
+	for r := range int32(n) {
+		b := p.pattern(r)
 		starts[r] = int32(at)
 		if buf != nil {
-			copy(buf[at:], p.text[s.at:s.at+s.n]) // the end item's byte stays 0
+			copy(buf[at:], b) // the end item's byte stays 0
 		}
-		at += int(s.n)
+		at += len(b)
 		ends[at>>6] |= 1 << (at & 63)
 		at++
 	}
@@ -116,10 +148,7 @@ const (
 
 // pattern returns the bytes of the pattern of rank r (its end item left
 // out).
-func (p *prog) pattern(r int32) string {
-	s := p.spans[r]
-	return p.text[s.at : s.at+s.n]
-}
+func (p *prog) pattern(r int32) string { return p.spanOf(p.text, r) }
 
 // rank returns the rank of the pattern item it belongs to.
 func (p *prog) rank(it int32) int32 {
