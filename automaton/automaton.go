@@ -437,8 +437,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 	shareable := text != "" && uint64(len(text)) <= math.MaxUint32 // a span's offsets are 32 bits
 	pat := func(r int) string {
 		if own != nil {
-			at := p.spans[r].at()
-			return unsafe.String(&own[at], p.spanLen(int32(r), len(own)))
+			return p.spanOf(unsafe.String(unsafe.SliceData(own), len(own)), int32(r))
 		}
 		return p.spanOf(text, int32(r))
 	}

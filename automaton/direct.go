@@ -141,10 +141,8 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	}
 	// The lead: the bytes before the first star of the first pattern
 	// that does not start with one, that every such pattern starts with.
-	// A pattern that starts with a star is headless: it goes in the list
-	// of those with no byte after the lead, and spoils no lead ("*.pdf$"
-	// beside a file's "/..." rules).
-	headless := func(b string) bool { return len(b) > 0 && b[0] == Wildcard }
+	// A headless pattern goes in the list of those with no byte after the
+	// lead, and spoils no lead ("*.pdf$" beside a file's "/..." rules).
 	leadRank := int32(0)
 	for leadRank+1 < n && headless(p.pattern(leadRank)) {
 		leadRank++
@@ -251,6 +249,10 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	return dm, true
 }
 
+// headless reports whether pattern b starts with a star, and so not with
+// the lead of the direct matcher (see direct).
+func headless(b string) bool { return len(b) > 0 && b[0] == Wildcard }
+
 // chained reports whether a bucket of size patterns, with everywhere
 // patterns in the list of those with no byte after the lead (0 when the
 // list is filtered), is large: sorted by head, its entries pointing up.
@@ -310,8 +312,8 @@ func (dm *direct) keyPairs(p *prog) bool {
 	each := func(r uint16, fn func(h uint32)) {
 		b := p.pattern(int32(r))
 		from := int(dm.lead) + 1 // the bytes before are the lead and a star
-		if b != "" && b[0] == Wildcard {
-			from = 2 // headless: its pieces may be anywhere in an input
+		if headless(b) {
+			from = 2 // its pieces may be anywhere in an input
 		}
 		for i := from; i < len(b); i++ {
 			if b[i-1] != Wildcard && b[i] != Wildcard {

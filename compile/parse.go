@@ -961,8 +961,8 @@ func isTokenByte(c byte) bool {
 	return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_'
 }
 
-// groupsWhere returns the indexes of f's groups for which pick is true,
-// nil if there are none.
+// groupsWhere appends to out the indexes of f's groups for which pick is
+// true, and returns it.
 func (f *File) groupsWhere(out []int, pick func(*Group) bool) []int {
 	for i := range f.Groups {
 		if pick(&f.Groups[i]) {
