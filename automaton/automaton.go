@@ -261,7 +261,7 @@ type dfa struct {
 	skip atomic.Int32
 	// backoff is the inputs the fallback decides before the next probe
 	// (policy.go); beside skip, not in policy, so that the fields pack: a
-	// Set and its dfa are one allocation of 512 bytes.
+	// Set and its dfa are one allocation of 256 bytes.
 	backoff atomic.Int32
 	// dir is the direct matcher's index, nil when there is no warm-up. The
 	// warm-up lasts while no generation exists (cur is nil).
@@ -300,7 +300,17 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	if s.index, kept = d.layout(sc, patterns, order, opts.End, opts.Text); kept == 0 {
 		return s
 	}
-	d.classify(opts.Escape, opts.End)
+	d.endByte = -1
+	if len(opts.End) == 1 {
+		d.endByte = int16(opts.End[0])
+	}
+	if opts.Escape != "" || len(opts.End) > 1 {
+		// The warm-up and the fallback stop inputs at these bytes by
+		// their classes.
+		var hasFast bool
+		d.classMap, hasFast = d.classify(opts.Escape, opts.End)
+		d.stops, d.noFast = true, !hasFast
+	}
 	if budget < 0 {
 		d.skip.Store(fallbackOnly)
 		budget = 0
@@ -369,6 +379,7 @@ func (d *dfa) startGen(sc *scratch) *generation {
 	// more states than a narrow table holds, and starting narrow would
 	// build the first of them twice (see Options.ReserveBytes).
 	d.items()
+	d.buildClasses()
 	g, _ := d.prog.newGen(nil, sc, d.reserve == 0, nil, 0, nil)
 	d.cur.Store(g)
 	d.curBytes.Store(int64(g.bytes))
@@ -535,9 +546,11 @@ func hasEnd(b, end string) bool {
 	return false
 }
 
-// classify computes the byte classes of the patterns laid out.
-func (d *dfa) classify(escape, end string) {
-	p := &d.prog
+// classify returns the byte classes of the patterns laid out (see
+// classMap), and whether MatchPrefix can stop at the Escape bytes (a
+// class index was left for them).
+func (p *prog) classify(escape, end string) (*classMap, bool) {
+	m := &classMap{}
 	var used, isEnd [256]bool
 	for i := 0; i < len(end); i++ {
 		isEnd[end[i]] = true
@@ -549,13 +562,11 @@ func (d *dfa) classify(escape, end string) {
 		}
 	}
 	used[Wildcard] = false
-	// Class 0 holds the bytes no pattern names; then one class per byte
-	// that one does; then the End bytes' class.
 	nclass := 1
 	others := false
 	for c := 0; c < 256; c++ {
 		if used[c] {
-			p.classes[c] = uint8(nclass)
+			m.classes[c] = uint8(nclass)
 			nclass++
 		} else {
 			others = others || !isEnd[c]
@@ -563,42 +574,76 @@ func (d *dfa) classify(escape, end string) {
 	}
 	if !others { // every byte is a literal or an End byte: class 0 is empty, drop it
 		for c := 0; c < 256; c++ {
-			p.classes[c]--
+			m.classes[c]--
 		}
 		nclass--
 	}
-	p.endClass, p.endByte = -1, -1
-	if len(end) == 1 {
-		p.endByte = int16(end[0])
-	}
+	m.endClass = -1
 	if end != "" { // fits: at most 256-len(end) bytes have a class of their own
-		p.endClass = int16(nclass)
+		m.endClass = int16(nclass)
 		nclass++
 		for i := 0; i < len(end); i++ {
-			p.classes[end[i]] = uint8(p.endClass)
+			m.classes[end[i]] = uint8(m.endClass)
 		}
 	}
-	// The escape class: a class index no byte of classes maps to, used only
-	// by the fast map, whose column holds escapeState in every row.
-	p.fast = &p.classes
-	p.escClass = -1
+	m.fast = &m.classes
+	m.escClass = -1
+	hasFast := true
 	switch {
 	case escape == "":
-		p.hasFast = true // no escapes: the fast map is the class map
 	case nclass < 256:
-		p.fast = new([256]uint8)
-		*p.fast = p.classes
-		p.escClass = int16(nclass)
+		m.fast = new([256]uint8)
+		*m.fast = m.classes
+		m.escClass = int16(nclass)
 		nclass++
 		for i := 0; i < len(escape); i++ {
 			if !isEnd[escape[i]] {
-				p.fast[escape[i]] = uint8(p.escClass)
+				m.fast[escape[i]] = uint8(m.escClass)
 			}
 		}
-		p.hasFast = true
+	default:
+		hasFast = false
 	}
-	p.nclass = uint32(nclass)
+	m.nclass = uint32(nclass)
+	return m, hasFast
 }
+
+// buildClasses builds p's class map, once, before its first generation, when
+// Compile did not (see prog): under the dfa's mutex, or before the dfa is
+// shared. Such a prog has no Escape bytes and at most one End byte.
+func (p *prog) buildClasses() {
+	if p.classMap == nil {
+		p.classMap, _ = p.classify("", p.endBytes())
+	}
+}
+
+// endBytes returns the End byte of a prog whose class map Compile did not
+// build: "" or one byte.
+func (p *prog) endBytes() string {
+	if p.endByte < 0 {
+		return ""
+	}
+	return allBytes[p.endByte : p.endByte+1]
+}
+
+// classesNow returns d's class map, or, before its DFA has run, the one it
+// would build (not kept), for Stats and String.
+func (d *dfa) classesNow() *classMap {
+	if d.stops || d.cur.Load() != nil {
+		return d.classMap
+	}
+	m, _ := d.classify("", d.endBytes())
+	return m
+}
+
+// allBytes holds every byte value once, in order.
+var allBytes = func() string {
+	var b [256]byte
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b[:])
+}()
 
 // simplify collapses runs of Wildcard and drops trailing ones, which change
 // nothing: "/a**b*" matches as "/a*b", and an anchored "/a*" is "/a".
@@ -640,12 +685,12 @@ func (s *Set) Match(input string) int {
 		return NoMatch
 	}
 	if d.skip.Load() > 0 {
-		ans, _ := d.matchPolicy(&d.classes, input)
+		ans, _ := d.matchPolicy(false, input)
 		return s.answer(ans)
 	}
-	g, st, best := scan(d, &d.classes, input)
+	g, st, best := scan(d, false, input)
 	if st == giveUpState {
-		ans, _ := d.giveUp(&d.classes, input)
+		ans, _ := d.giveUp(false, input)
 		return s.answer(ans)
 	}
 	return s.answer(d.end(g, st, best))
@@ -660,20 +705,20 @@ func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 	if d == nil {
 		return NoMatch, true
 	}
-	if !d.hasFast {
+	if d.noFast {
 		return NoMatch, false
 	}
 	var ans uint32
 	if d.skip.Load() > 0 {
-		ans, ok = d.matchPolicy(d.fast, input)
+		ans, ok = d.matchPolicy(true, input)
 		return s.answer(ans), ok
 	}
-	g, st, best := scan(d, d.fast, input)
+	g, st, best := scan(d, true, input)
 	switch st {
 	case escapeState:
 		return NoMatch, false
 	case giveUpState:
-		ans, ok = d.giveUp(d.fast, input)
+		ans, ok = d.giveUp(true, input)
 		return s.answer(ans), ok
 	}
 	return s.answer(d.end(g, st, best)), true
@@ -692,7 +737,7 @@ func (s *Set) Decided(prefix string) (index int, ok bool) {
 	if d.skip.Load() > 0 {
 		return NoMatch, false
 	}
-	if _, st, best := scan(d, &d.classes, prefix); st == deadState {
+	if _, st, best := scan(d, false, prefix); st == deadState {
 		return s.answer(best), true
 	}
 	return NoMatch, false
@@ -700,36 +745,36 @@ func (s *Set) Decided(prefix string) (index int, ok bool) {
 
 // giveUp records that the DFA gave up on in, and returns the fallback's
 // answer for it (as fallbackMatch does).
-func (d *dfa) giveUp(cls *[256]uint8, in string) (uint32, bool) {
+func (d *dfa) giveUp(stop bool, in string) (uint32, bool) {
 	d.gaveUp()
-	return fallbackMatch(d, cls, in)
+	return fallbackMatch(d, stop, in)
 }
 
-// matchPolicy is Match and MatchPrefix (cls is d.classes or d.fast) while
+// matchPolicy is Match and MatchPrefix (stop: MatchPrefix's) while
 // the policy sends inputs to the fallback: this one goes to it, or, when
 // its turn has come, tries the DFA again (a probe). It returns the answer
 // (pattern number + 1, 0 for none), and false at an escape byte.
-func (d *dfa) matchPolicy(cls *[256]uint8, in string) (uint32, bool) {
+func (d *dfa) matchPolicy(stop bool, in string) (uint32, bool) {
 	if n := d.skip.Load(); n == fallbackOnly || d.skip.Add(-1) > 0 {
-		return fallbackMatch(d, cls, in)
+		return fallbackMatch(d, stop, in)
 	}
-	ans, ok, finished := decideDFA(d, cls, in)
+	ans, ok, finished := decideDFA(d, stop, in)
 	if finished {
 		d.probed()
 	}
 	return ans, ok
 }
 
-// decideDFA decides in on the DFA, as Match and MatchPrefix do (cls is
-// d.classes or d.fast), and reports whether the DFA finished: an input on
+// decideDFA decides in on the DFA, as Match and MatchPrefix do (stop:
+// MatchPrefix's), and reports whether the DFA finished: an input on
 // which it gives up is decided by the fallback (giveUp).
-func decideDFA(d *dfa, cls *[256]uint8, in string) (ans uint32, ok, finished bool) {
-	g, st, best := scan(d, cls, in)
+func decideDFA(d *dfa, stop bool, in string) (ans uint32, ok, finished bool) {
+	g, st, best := scan(d, stop, in)
 	switch st {
 	case escapeState:
 		return 0, false, true
 	case giveUpState:
-		ans, ok = d.giveUp(cls, in)
+		ans, ok = d.giveUp(stop, in)
 		return ans, ok, false
 	}
 	return d.end(g, st, best), true, true
@@ -753,20 +798,24 @@ func better(a, b uint32) uint32 {
 }
 
 // scan runs d from the start state of its current generation over in,
-// with the byte-to-class map cls (d.classes, or d.fast which also maps the
-// escape bytes). It returns the generation it ended in (the cache may be
-// replaced on the way), the state and the best answer, and stops early
-// with s == deadState
-// when the answer is final (at an End byte too, with the answer for the
-// input before it), s == escapeState at an escape byte (only d.fast leads
-// there), or s == giveUpState when building the states in costs more than
+// with the byte-to-class map d.classes, or with stop d.fast, which also
+// maps the escape bytes. It returns the generation it ended in (the cache
+// may be replaced on the way), the state and the best answer, and stops
+// early with s == deadState when the answer is final (at an End byte too,
+// with the answer for the input before it), s == escapeState at an escape
+// byte (only with stop), or s == giveUpState when building the states in costs more than
 // the policy allows. The loop over bytes is run's (runNarrow's for a
 // narrow table); once it finds a transition not computed yet, scanMissing
 // goes on.
-func scan(d *dfa, cls *[256]uint8, in string) (*generation, uint32, uint32) {
+func scan(d *dfa, stop bool, in string) (*generation, uint32, uint32) {
 	g := d.cur.Load()
 	if g == nil {
 		g = d.firstGen()
+	}
+	// The class map is built, and published with g.
+	cls := &d.classes
+	if stop {
+		cls = d.fast
 	}
 	s, best := g.s0, g.best0
 	if s == deadState {
@@ -941,7 +990,7 @@ func (s *Set) Stats() Stats {
 			st.States = len(g.states)
 		}
 		d.mu.Unlock()
-		st.Classes = int(d.nclass)
+		st.Classes = int(d.classesNow().nclass)
 		st.Clears = d.clears.Load()
 		st.GiveUps = d.giveUps.Load()
 		st.Fallback = d.fallbacks.Load()
@@ -964,27 +1013,31 @@ func (s *Set) Bytes() int {
 	return n
 }
 
-// dfaOverhead is the memory of a dfa beyond its slices and class map: its
-// fields and slice headers.
-const dfaOverhead = int(unsafe.Sizeof(dfa{})) - 256
+// dfaOverhead is the memory of a dfa beyond its slices: its fields and
+// slice headers.
+const dfaOverhead = int(unsafe.Sizeof(dfa{}))
 
 // fixedBytes is the memory d holds but for its generations and fallback:
 // its patterns' spans (and text, when its own), their items once built,
 // classes and the direct matcher's index.
 func (d *dfa) fixedBytes() int {
 	p := &d.prog
-	n := 6*cap(p.spans) + 8*len(p.anch) + 256 + dfaOverhead + 2*len(d.dir.index)
+	n := 6*cap(p.spans) + 8*len(p.anch) + dfaOverhead + 2*len(d.dir.index)
 	if p.owned {
 		n += len(p.text)
 	}
-	if d.cur.Load() != nil { // the items are built, and published with it
+	built := d.cur.Load() != nil // the items and classes are, and published with it
+	if built {
 		n += int(unsafe.Sizeof(itemLayout{})) + 8*len(p.ends) + 4*cap(p.starts)
 		if !p.owned {
 			n += len(p.all)
 		}
 	}
-	if p.fast != &p.classes {
-		n += 256
+	if built || p.stops {
+		n += int(unsafe.Sizeof(classMap{}))
+		if p.fast != &p.classes {
+			n += 256
+		}
 	}
 	return n
 }
@@ -1012,7 +1065,7 @@ func (d *dfa) dump(b *strings.Builder, s *Set) {
 	defer d.mu.Unlock()
 	g := d.cur.Load()
 	if g == nil {
-		fmt.Fprintf(b, "automaton: no state built (%d inputs decided directly), %d classes\n", d.directs(), d.nclass)
+		fmt.Fprintf(b, "automaton: no state built (%d inputs decided directly), %d classes\n", d.directs(), d.classesNow().nclass)
 		return
 	}
 	fmt.Fprintf(b, "automaton: %d states built, %d classes\n", len(g.states), d.nclass)

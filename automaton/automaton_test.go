@@ -94,8 +94,8 @@ var variantSets = map[*Set][]*Set{}
 
 // variantOptions are the variants checkAgainstBrute compares with the brute
 // force on the input cut at its first End byte: escape bytes, an End byte
-// the patterns of most tests never hold, one they do, with escapes too; and
-// each three times: by default, so that the direct matcher of the warm-up
+// the patterns of most tests never hold, one they do, with escapes too,
+// several; and each three times: by default, so that the direct matcher of the warm-up
 // decides (the sets of these tests have few patterns), with no warm-up
 // (WarmUp < 0), so that the DFA decides, and with no states (CacheBytes <
 // 0), so that the fallback decides.
@@ -107,6 +107,11 @@ var variantOptions = []Options{
 	{Escape: "b%"}, {Escape: "b%", WarmUp: -1}, {Escape: "b%", CacheBytes: -1},
 	{End: "c"}, {End: "c", WarmUp: -1}, {End: "c", CacheBytes: -1},
 	{End: "a", Escape: "b%"}, {End: "a", Escape: "b%", WarmUp: -1}, {End: "a", Escape: "b%", CacheBytes: -1},
+	// Several End bytes, whose classes Compile builds for the warm-up and
+	// the fallback; and a warm-up of two inputs, after which the DFA
+	// builds its classes (with one End byte, or none).
+	{End: "ca"}, {End: "ca", WarmUp: -1}, {End: "ca", CacheBytes: -1},
+	{WarmUp: 2}, {WarmUp: 2, End: "c"},
 }
 
 // The Options.Text of a variant whose patterns checkAgainstBrute lays out
@@ -775,14 +780,61 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 	}
 }
 
-// TestCompile_SetIn512Bytes keeps a Set and its dfa, one allocation, in
-// the 512-byte size class: a crawler keeps automata by the thousand, and
-// the next class is 576 bytes.
-func TestCompile_SetIn512Bytes(t *testing.T) {
+// TestCompile_ClassesWhenTheDFARuns checks when the byte classes are
+// built: when the DFA first runs, not by Compile nor in the warm-up, but by
+// Compile when Escape bytes or several End bytes stop an input before it.
+func TestCompile_ClassesWhenTheDFARuns(t *testing.T) {
+	ps := []Pattern{{Bytes: "/a*b", Priority: 2}, {Bytes: "/c", Priority: 1}}
+	for _, tc := range []struct {
+		opts  Options
+		eager bool
+	}{
+		{Options{WarmUp: 6}, false},
+		{Options{WarmUp: 6, End: "#"}, false},
+		{Options{WarmUp: 6, End: "#?"}, true},
+		{Options{WarmUp: 6, Escape: "%"}, true},
+	} {
+		set := Compile(ps, tc.opts)
+		d := set.d
+		if d.dir.index == nil {
+			t.Fatalf("%+v: no warm-up", tc.opts)
+		}
+		if built := d.classMap != nil; built != tc.eager {
+			t.Errorf("%+v: classes built by Compile: %v, want %v", tc.opts, built, tc.eager)
+		}
+		for _, in := range []string{"/axb", "/c", "/d"} { // Match and MatchPrefix: six inputs
+			checkAgainstBrute(t, ps, set, in)
+		}
+		if built := d.classMap != nil; built != tc.eager {
+			t.Errorf("%+v: classes built in the warm-up: %v, want %v", tc.opts, built, tc.eager)
+		}
+		// '/', 'a', 'b', 'c' and the others; the End bytes'; the escapes'.
+		want := 5
+		if tc.opts.End != "" {
+			want++
+		}
+		if tc.opts.Escape != "" {
+			want++
+		}
+		if st := set.Stats(); st.Classes != want {
+			t.Errorf("%+v: Stats.Classes = %d before the DFA ran, want %d", tc.opts, st.Classes, want)
+		}
+		checkAgainstBrute(t, ps, set, "/axxb") // the DFA's first input
+		if d.classMap == nil || d.cur.Load() == nil {
+			t.Fatalf("%+v: the DFA ran without its classes", tc.opts)
+		}
+	}
+}
+
+// TestCompile_SetIn256Bytes keeps a Set and its dfa, one allocation, in
+// the 256-byte size class: a crawler keeps automata by the thousand, and
+// the next class is 288 bytes. The byte classes (256 bytes themselves) are
+// built when the DFA first runs, which most never do.
+func TestCompile_SetIn256Bytes(t *testing.T) {
 	if n := unsafe.Sizeof(struct {
 		s Set
 		d dfa
-	}{}); n > 512 {
-		t.Fatalf("a Set and its dfa take %d bytes, more than 512", n)
+	}{}); n > 256 {
+		t.Fatalf("a Set and its dfa take %d bytes, more than 256", n)
 	}
 }

@@ -2,6 +2,7 @@ package automaton
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -19,7 +20,7 @@ import (
 //
 // Every pattern but those that start with a star starts with the same
 // literal bytes, the lead ("/" for the paths of a robots.txt). The
-// patterns are bucketed by the byte class that follows the lead, with a
+// patterns are bucketed by the byte that follows the lead, with a
 // list of those that have no byte there (they end at the lead, or a star
 // follows it, or they start with a star: "headless") and so are
 // candidates for every input. An input that does not start with the lead
@@ -58,8 +59,9 @@ import (
 // with a bucket too large to sort (maxChainedBucket), or a first star past
 // its index's 16 bits, has no warm-up (directFor).
 //
-// The direct matcher shares nothing with the DFA but the prog's layout and
-// classes; the differential tests compare all three matchers with the
+// The direct matcher shares nothing with the DFA but the prog's spans
+// (not its classes, which the DFA builds when it first runs); the
+// differential tests compare all three matchers with the
 // reference.
 
 // maxDirectCandidates is the most patterns the direct matcher may try, or
@@ -83,8 +85,10 @@ const DefaultWarmUp = 1 << 10
 
 // direct is the direct matcher's index over a prog: the lead's length, and
 // in one slice, index:
-//   - at, its first nclass+2 words: the bucket of class c is
-//     index[at[c]:at[c+1]], the class nclass standing for the list of
+//   - its first keyWords words, a bit for each byte some pattern has
+//     after the lead: the nk bytes with a bucket (see bucket);
+//   - at, its next nk+2 words: bucket c (the bucket of the c-th of those
+//     bytes) is index[at[c]:at[c+1]], bucket nk standing for the list of
 //     patterns with no byte after the lead;
 //   - the buckets' ranks, each in rank order, or sorted by head when it
 //     is large (see chained);
@@ -96,7 +100,10 @@ const DefaultWarmUp = 1 << 10
 //   - the offset in index of the first entry with an up entry;
 //   - each pattern's first star (see star).
 type direct struct {
-	lead int32
+	lead uint16
+	// nk is the number of bytes that follow the lead in some pattern, and
+	// of their buckets.
+	nk uint16
 	// leadRank is a pattern that starts with the lead (the first in rank
 	// order that does not start with a star).
 	leadRank uint16
@@ -124,6 +131,39 @@ const maxDirectSearches = 4 * maxDirectCandidates
 // brute force on short needles, Rabin-Karp with chosen collisions on long
 // ones), so the bound keeps every candidate linear in the input.
 const maxDirectPiece = 32
+
+// keyWords is the length of the bit set at the start of a direct index:
+// the bytes some pattern has after the lead, one bit each.
+const keyWords = 256 / 16
+
+// at returns the offsets of dm's buckets in its index (see direct).
+func (dm *direct) at() []uint16 {
+	return dm.index[keyWords : keyWords+int(dm.nk)+2]
+}
+
+// bucket returns the bucket of the inputs whose byte after the lead is c,
+// and false when no pattern has c there: its number is how many of the
+// bytes before c some pattern has there.
+func (dm *direct) bucket(c byte) (int, bool) {
+	set := dm.index[:keyWords:keyWords]
+	j, bit := int(c>>6), uint64(1)<<(c&63)
+	w := setWord(set, j)
+	if w&bit == 0 {
+		return 0, false
+	}
+	k := bits.OnesCount64(w & (bit - 1))
+	for j--; j >= 0; j-- {
+		k += bits.OnesCount64(setWord(set, j))
+	}
+	return k, true
+}
+
+// setWord returns the 64 bits of the bytes 64j to 64j+63 of a direct
+// index's bit set.
+func setWord(set []uint16, j int) uint64 {
+	s := set[4*j : 4*j+4 : 4*j+4]
+	return uint64(s[0]) | uint64(s[1])<<16 | uint64(s[2])<<32 | uint64(s[3])<<48
+}
 
 // max16 bounds the index's 16-bit offsets, ranks and first stars.
 const max16 = 1<<16 - 1
@@ -160,19 +200,34 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 			lead = int32(commonPrefix(first[:lead], b))
 		}
 	}
-	nc := int32(p.nclass)
-	// A bucket's key: the class of the byte after the lead, nc for none.
-	key := func(r int32) int32 {
+	if lead >= max16 {
+		return direct{}, false
+	}
+	// A pattern's byte after the lead, 256 for none.
+	byteOf := func(r int32) int32 {
 		b := p.pattern(r)
 		if int(lead) >= len(b) || b[lead] == Wildcard || headless(b) {
-			return nc
+			return 256
 		}
-		return int32(p.classes[b[lead]])
+		return int32(b[lead])
 	}
-	var count [258]int32 // per key; nclass <= 257
+	var perByte [257]int32
 	for r := range n {
-		count[key(r)]++
+		perByte[byteOf(r)]++
 	}
+	// A bucket for each byte some pattern has after the lead, in byte
+	// order, numbered from 0; then the list, nc.
+	var bucketOf [257]int32
+	var count [258]int32 // per bucket
+	nc := int32(0)
+	for c, k := range perByte[:256] {
+		if k > 0 {
+			bucketOf[c], count[nc] = nc, k
+			nc++
+		}
+	}
+	bucketOf[256], count[nc] = nc, perByte[256]
+	key := func(r int32) int32 { return bucketOf[byteOf(r)] }
 	everywhere := count[nc]
 	filtered := everywhere > maxUnfiltered
 	sized := everywhere
@@ -190,7 +245,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	// The index's offsets and ranks are 16 bits: with at most
 	// maxChainedBucket patterns a bucket, only an automaton of tens of
 	// thousands of patterns is turned away here.
-	if nc+2+n >= max16 {
+	if keyWords+nc+2+n >= max16 {
 		return direct{}, false
 	}
 	keys := int32(0)
@@ -199,7 +254,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	}
 	// The entries that have up entries: from the first large bucket's to
 	// the last's end.
-	upsFrom, upsTo, off := int32(-1), int32(0), nc+2
+	upsFrom, upsTo, off := int32(-1), int32(0), keyWords+nc+2
 	for c := range nc {
 		if chained(count[c], sized) {
 			if upsFrom < 0 {
@@ -212,12 +267,17 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	if upsFrom < 0 { // no large bucket: no up entries
 		upsFrom = upsTo
 	}
-	dm := direct{lead: lead, leadRank: uint16(leadRank), filtered: filtered, headless: anyHeadless && lead > 0,
-		index: make([]uint16, nc+2+n+(upsTo-upsFrom)+keys+1+n)}
+	dm := direct{lead: uint16(lead), nk: uint16(nc), leadRank: uint16(leadRank), filtered: filtered, headless: anyHeadless && lead > 0,
+		index: make([]uint16, keyWords+nc+2+n+(upsTo-upsFrom)+keys+1+n)}
 	dm.index[len(dm.index)-int(n)-1] = uint16(upsFrom)
 	index := dm.index
-	at := index[:nc+2]
-	at[0] = uint16(nc + 2)
+	for c, k := range perByte[:256] {
+		if k > 0 {
+			index[c>>4] |= 1 << (c & 15)
+		}
+	}
+	at := dm.at()
+	at[0] = uint16(keyWords + nc + 2)
 	for c := range nc + 1 {
 		at[c+1] = at[c] + uint16(count[c])
 	}
@@ -229,7 +289,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 		at[c]++
 	}
 	copy(at[1:], at[:nc+1])
-	at[0] = uint16(nc + 2)
+	at[0] = uint16(keyWords + nc + 2)
 	// Each pattern's first star, +1 (0: none), within 16 bits.
 	for r := range n {
 		star := strings.IndexByte(p.pattern(r), Wildcard)
@@ -302,8 +362,7 @@ func (s *pairSet) has(h uint16) bool { return s[h>>6]&(1<<(h&63)) != 0 }
 // it has none, and reports false when more than maxDirectCandidates have
 // none: every input would give up.
 func (dm *direct) keyPairs(p *prog) bool {
-	nc := p.nclass
-	at := dm.index[:nc+2]
+	at, nc := dm.at(), dm.nk
 	list := dm.index[at[nc]:at[nc+1]]
 	keys := dm.pairKeys(p)
 	// How many of the list's patterns have each hash.
@@ -353,8 +412,7 @@ func (dm *direct) pairKeys(p *prog) []uint16 {
 	if !dm.filtered {
 		return nil
 	}
-	nc, n := p.nclass, len(p.spans)
-	at := dm.index[:nc+2]
+	at, nc, n := dm.at(), dm.nk, len(p.spans)
 	to := len(dm.index) - n - 1 // the keys come before the ups' offset
 	return dm.index[to-int(at[nc+1]-at[nc]) : to]
 }
@@ -375,8 +433,7 @@ const headKeyBytes = 6
 // chain sorts the bucket of class c by head (then rank) and points each
 // entry up.
 func (dm *direct) chain(p *prog, sc *scratch, c int32) {
-	nc := int32(p.nclass)
-	at := dm.index[:nc+2]
+	at := dm.at()
 	es := dm.index[at[c]:at[c+1]]
 	keys := sc.heads[:0]
 	for _, r := range es {
@@ -557,8 +614,7 @@ const directGaveUp = ^uint32(0)
 // most maxDirectCandidates): in is the input up to its first End byte.
 func (dm *direct) match(p *prog, in string) (uint32, int) {
 	lead := int(dm.lead)
-	nc := p.nclass
-	at := dm.index[:nc+2]
+	at, nc := dm.at(), dm.nk
 	everywhere := dm.index[at[nc]:at[nc+1]]
 	hasLead := lead == 0 || len(in) >= lead && in[:lead] == p.pattern(int32(dm.leadRank))[:lead]
 	if !hasLead && !dm.headless {
@@ -591,7 +647,10 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 	if len(in) <= lead || !hasLead {
 		return dm.first(p, everywhere, nil, in)
 	}
-	c := int(p.classes[in[lead]])
+	c, ok := dm.bucket(in[lead])
+	if !ok { // no pattern has this byte after the lead
+		return dm.first(p, everywhere, nil, in)
+	}
 	bucket := dm.index[at[c]:at[c+1]]
 	if !chained(int32(len(bucket)), sized) {
 		return dm.first(p, everywhere, bucket, in)
@@ -668,9 +727,9 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 
 // ups returns the up entries of the bucket of class c (see direct).
 func (dm *direct) ups(p *prog, c int) []uint16 {
-	at, n := dm.index, len(p.spans)
+	at, n := dm.at(), len(p.spans)
 	// They follow the entries, from the one at upsFrom on.
-	base := int(p.nclass) + 2 + n - int(dm.index[len(dm.index)-n-1])
+	base := keyWords + int(dm.nk) + 2 + n - int(dm.index[len(dm.index)-n-1])
 	return dm.index[base+int(at[c]) : base+int(at[c+1])]
 }
 

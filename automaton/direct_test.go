@@ -148,6 +148,32 @@ func TestDirect_HeadlessKeepsTheLead(t *testing.T) {
 	}
 }
 
+// TestDirect_BucketOfEveryByte checks the bit set that numbers the
+// buckets: patterns with bytes after the lead in each of its four words
+// (and one with a star there), and inputs with every byte after the lead,
+// decided in the warm-up as the brute force decides them.
+func TestDirect_BucketOfEveryByte(t *testing.T) {
+	var ps []Pattern
+	for _, c := range []byte{0x00, 0x01, '-', '?', 0x40, 'a', 'z', 0x7f, 0x80, 0xa5, 0xbf, 0xc0, 0xfe, 0xff} {
+		ps = append(ps, Pattern{Bytes: "/" + string([]byte{c}) + "x", Priority: uint64(c)})
+	}
+	ps = append(ps, Pattern{Bytes: "/*y", Priority: 300})
+	set := Compile(ps, Options{})
+	if set.d.dir.index == nil || set.d.dir.nk != 14 {
+		t.Fatalf("no warm-up, or not 14 buckets: %+v", set.d.dir)
+	}
+	var inputs []string
+	for c := range 256 {
+		inputs = append(inputs, "/"+string([]byte{byte(c)})+"x", "/"+string([]byte{byte(c)})+"xy")
+	}
+	for _, in := range inputs {
+		checkAgainstBrute(t, ps, set, in)
+	}
+	if st := set.Stats(); st.Direct != int64(2*len(inputs)) || st.States != 0 {
+		t.Errorf("the warm-up decided %d of %d inputs, %d states built", st.Direct, 2*len(inputs), st.States)
+	}
+}
+
 // TestDirect_UpEntriesOnlyForLargeBuckets checks the index's size: up
 // entries only for the entries from the first large bucket's to the
 // last's, none in an automaton without one (most of them).
@@ -164,7 +190,8 @@ func TestDirect_UpEntriesOnlyForLargeBuckets(t *testing.T) {
 		set := Compile(tc.ps, Options{})
 		d := set.d
 		n := len(d.spans)
-		if want := int(d.nclass) + 2 + n + tc.ups + 1 + n; len(d.dir.index) != want {
+		// Three bytes follow the lead: 'a', 'b' and 'c'.
+		if want := keyWords + 3 + 2 + n + tc.ups + 1 + n; len(d.dir.index) != want {
 			t.Errorf("%d patterns: an index of %d entries, want %d (%d up entries)", n, len(d.dir.index), want, tc.ups)
 		}
 		for _, in := range []string{"/a", "/b07x", "/b07", "/bc", "/c", "/b39x"} {
@@ -299,8 +326,7 @@ func TestDirect_LargeBucketsAgainstBruteForce(t *testing.T) {
 			}
 		}
 		if d := set.d; d != nil && d.dir.index != nil {
-			nc := int32(d.nclass)
-			at := d.dir.index[:nc+2]
+			at, nc := d.dir.at(), int32(d.dir.nk)
 			for c := range nc {
 				if chained(int32(at[c+1]-at[c]), int32(at[nc+1]-at[nc])) {
 					sorted++

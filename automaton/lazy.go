@@ -32,21 +32,21 @@ type prog struct {
 	// The items, nil until built: a pointer, not three slices in every
 	// automaton, most of which never build them.
 	*itemLayout
-	classes [256]uint8
-	// fast is classes with the Escape bytes mapped to the escape class,
-	// whose cells hold escapeState; hasFast is false when there are Escape
-	// bytes but no class index was left for them. The fields from hasFast
-	// on are sized and ordered to pack: a crawler keeps automata by the
-	// thousand.
-	fast     *[256]uint8 // &classes when there are no Escape bytes
-	hasFast  bool
-	owned    bool  // text is the Set's own, laid out as all (no copy)
-	escClass int16 // -1 if none
-	endClass int16 // the class of the End bytes, -1 if none
-	endByte  int16 // the End byte when there is one, -1 if none or several
-	nclass   uint32
-	budget   int32 // bytes of one generation (at most MaxCacheBytes)
-	reserve  int32 // words of a generation's first table (Options.ReserveBytes)
+	// The byte classes, nil until built: by Compile when the warm-up or
+	// the fallback needs them (stops), else with the items (classMap), since
+	// most automata never run their DFA.
+	*classMap
+	// stops: the class map was built by Compile, since Escape bytes or
+	// several End bytes stop an input (fallbackMatch); immutable after
+	// Compile, so readers outside a generation look at it instead.
+	stops bool
+	// noFast: there are Escape bytes but no class index was left for them
+	// (MatchPrefix cannot stop at them).
+	noFast  bool
+	owned   bool  // text is the Set's own, laid out as all (no copy)
+	endByte int16 // the End byte when there is one, -1 if none or several
+	budget  int32 // bytes of one generation (at most MaxCacheBytes)
+	reserve int32 // words of a generation's first table (Options.ReserveBytes)
 }
 
 // span is where a pattern's bytes are in prog.text, in 6 bytes: its
@@ -81,6 +81,21 @@ func (p *prog) spanLen(r int32, textLen int) uint32 {
 func (p *prog) spanOf(text string, r int32) string {
 	at := p.spans[r].at()
 	return text[at : at+p.spanLen(r, len(text))]
+}
+
+// classMap is the byte classes of a prog. Class 0 holds the bytes no
+// pattern names (when there are any), then one class per byte that one
+// does, then the End bytes' class; the escape class is an index no byte
+// of classes maps to, used only by fast, whose column holds escapeState
+// in every row.
+type classMap struct {
+	classes [256]uint8
+	// fast is classes with the Escape bytes mapped to the escape class;
+	// &classes when there are none.
+	fast     *[256]uint8
+	escClass int16 // -1 if none
+	endClass int16 // the class of the End bytes, -1 if none
+	nclass   uint32
 }
 
 // itemLayout is the items of a prog (see prog).

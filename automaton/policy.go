@@ -126,16 +126,21 @@ func (d *dfa) fallback() *fallback {
 
 // fallbackMatch is Match by the fallback, or, in the warm-up (no
 // generation yet), by the direct matcher: the input ends at its first End
-// byte, and with cls d.fast the answer is refused (false) at an escape byte
-// before it.
-func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
+// byte, and with stop the answer is refused (false) at an escape byte
+// before it. Only a prog whose class map Compile built (stops) has Escape
+// bytes or several End bytes: the others need none here.
+func fallbackMatch(d *dfa, stop bool, in string) (uint32, bool) {
 	n := len(in)
-	esc := cls != &d.classes && d.escClass >= 0
+	esc := stop && d.stops && d.escClass >= 0
 	if !esc && d.endByte >= 0 {
 		if i := strings.IndexByte(in, byte(d.endByte)); i >= 0 {
 			n = i
 		}
-	} else if esc || d.endClass >= 0 {
+	} else if esc || d.stops && d.endClass >= 0 {
+		cls := &d.classes
+		if stop {
+			cls = d.fast
+		}
 		for i := 0; i < n; i++ {
 			switch c := int16(cls[in[i]]); {
 			case c == d.endClass:
@@ -152,7 +157,7 @@ func fallbackMatch(d *dfa, cls *[256]uint8, in string) (uint32, bool) {
 		// The direct matcher cannot decide in cheaply: the warm-up ends
 		// here, and the DFA decides in (the first generation is made).
 		d.endWarmUp()
-		ans, ok, _ := decideDFA(d, cls, in)
+		ans, ok, _ := decideDFA(d, stop, in)
 		return ans, ok
 	}
 	f := d.fallback()
