@@ -9,8 +9,8 @@
 //
 // The automaton is a DFA built lazily, as RE2's and regex-automata's hybrid
 // DFA are: Compile only lays out the patterns (as offsets into the
-// caller's text, Options.Text, when they are parts of it) and the byte
-// classes; the patterns' positions (a position automaton) are laid out
+// caller's text, Options.Text, when they are parts of it); the byte
+// classes and the patterns' positions (a position automaton) are laid out
 // when the DFA first runs, and a state, or one transition of it, is
 // computed the first time an input reaches it, then kept for every later
 // input. A DFA state is the set of positions alive after some input. Two
