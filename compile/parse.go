@@ -626,19 +626,31 @@ func (b *builder) finishData() {
 	t := b.text
 	var text string
 	if n+len(t) > 0 {
-		// The text takes whole records' room after the records: the
-		// array holds no pointer, and a string may view any part of it.
-		all := make([]rec, n+(len(t)+sizeofRec-1)/sizeofRec)
-		copy(all, b.rules)
-		copy(all[nr:], b.agents)
-		copy(all[nr+na:], b.exts)
-		copy(all[nr+na+ne:], b.sitemaps)
+		narrow := len(t) < 1<<16
+		for _, rs := range [...][]rec{b.rules, b.agents, b.exts, b.sitemaps} {
+			for _, r := range rs {
+				narrow = narrow && r.fitsNarrow()
+			}
+		}
+		d := &f.data
+		d.narrow = narrow
+		s := int(d.stride())
+		// The text takes whole words' room after the records: the array
+		// holds no pointer, and a string may view any part of it.
+		all := make([]uint32, s*n+(len(t)+3)/4)
+		k := 0
+		for _, rs := range [...][]rec{b.rules, b.agents, b.exts, b.sitemaps} {
+			for _, r := range rs {
+				put(all, narrow, k, r)
+				k++
+			}
+		}
 		if len(t) > 0 {
-			tb := unsafe.Slice((*byte)(unsafe.Pointer(&all[n])), len(t))
+			tb := unsafe.Slice((*byte)(unsafe.Pointer(&all[s*n])), len(t))
 			copy(tb, t)
 			text = unsafe.String(&tb[0], len(tb))
 		}
-		f.data = records{text: text, recs: all[:n:n]}
+		d.text, d.words = text, all[:s*n:s*n]
 	}
 	d := &f.data
 	// A group's views hold the offsets of its parts in each kind's
@@ -1031,12 +1043,13 @@ func (f *File) SelectInto(buf []int, tokens ...string) Selection {
 		if nr+ne == 0 {
 			break
 		}
-		d := &records{text: f.data.text, recs: make([]rec, 0, nr+ne)}
+		d := &records{text: f.data.text, narrow: f.data.narrow}
+		d.words = make([]uint32, 0, d.stride()*(nr+ne))
 		for _, i := range sel.Groups {
-			d.recs = append(d.recs, f.Groups[i].Rules.recs()...)
+			d.words = append(d.words, f.Groups[i].Rules.words()...)
 		}
 		for _, i := range sel.Groups {
-			d.recs = append(d.recs, f.Groups[i].Extensions.recs()...)
+			d.words = append(d.words, f.Groups[i].Extensions.words()...)
 		}
 		sel.Rules = Rules{run{d: d, n: nr}}
 		sel.Extensions = Extensions{run{d: d, at: nr, n: ne}}

@@ -932,11 +932,87 @@ func extsOf(es ...Extension) Extensions {
 // in the text of the string it adds to it, and the text.
 func runOf[T any](xs []T, rec func(at int, x T) (rec, string)) run {
 	d := &records{}
-	for _, x := range xs {
+	for k, x := range xs {
 		r, s := rec(len(d.text), x)
-		d.recs, d.text = append(d.recs, r), d.text+s
+		d.words, d.text = append(d.words, 0, 0, 0), d.text+s
+		put(d.words, false, k, r)
 	}
-	return run{d: d, n: uint32(len(d.recs))}
+	return run{d: d, n: uint32(len(xs))}
+}
+
+// TestParse_NarrowAndWideRecords checks both widths of a File's records:
+// narrow for a small file, wide for a text of 64 KiB or more and for a
+// rule on line 16,384 or later, each read back as written, in a group and
+// in a Selection that merges two groups (whose records are copied).
+func TestParse_NarrowAndWideRecords(t *testing.T) {
+	long := strings.Repeat("x", 700)
+	for _, tc := range []struct {
+		name   string
+		blank  int    // blank lines before the second group
+		value  string // the rules' values end with it
+		narrow bool
+	}{
+		{"small", 0, "", true},
+		{"late line", 16400, "", false},
+		{"long text", 0, long, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			type line struct {
+				line  int
+				kind  RuleKind
+				value string
+			}
+			var want []line
+			n := 0
+			add := func(format string, args ...any) {
+				fmt.Fprintf(&b, format+"\n", args...)
+				n++
+			}
+			add("User-agent: a/1.0")
+			add("Crawl-delay: 3")
+			for i := range 50 {
+				add("Disallow: /a%d%s", i, tc.value)
+				want = append(want, line{n, Disallow, fmt.Sprintf("/a%d%s", i, tc.value)})
+			}
+			for range tc.blank {
+				add("#")
+			}
+			add("User-agent: a")
+			add("Sitemap: https://e.com/s.xml")
+			for i := range 50 {
+				add("Allow: /b%d%s", i, tc.value)
+				want = append(want, line{n, Allow, fmt.Sprintf("/b%d%s", i, tc.value)})
+			}
+			f := Parse([]byte(b.String()), Options{Semantics: Google, MaxFileSize: LargestMaxFileSize})
+			if f.data.narrow != tc.narrow {
+				t.Fatalf("narrow records: %v, want %v (text %d bytes, %d lines)", f.data.narrow, tc.narrow, len(f.data.text), n)
+			}
+			sel := f.Select("a")
+			if len(f.Groups) != 2 || len(sel.Groups) != 2 || sel.Rules.Len() != len(want) {
+				t.Fatalf("%d groups, %d selected, %d rules; want 2, 2, %d", len(f.Groups), len(sel.Groups), sel.Rules.Len(), len(want))
+			}
+			for i, w := range want {
+				got := sel.Rules.At(i)
+				if got.Line != w.line || got.Kind != w.kind || got.Value != w.value || got.Pattern != w.value || sel.Rules.Kind(i) != w.kind {
+					t.Fatalf("rule %d: %+v, want %+v", i, got, w)
+				}
+				g := f.Groups[i/50].Rules.At(i % 50)
+				if g != got {
+					t.Fatalf("rule %d of its group: %+v, want %+v", i%50, g, got)
+				}
+			}
+			if a := f.Groups[1].Agents.At(0); a.Line != 53+tc.blank || a.Value != "a" || a.Name != "a" {
+				t.Errorf("second group's agent: %+v", a)
+			}
+			if x := sel.Extensions.At(0); x.Key != "crawl-delay" || x.Value != "3" || x.Line != 2 {
+				t.Errorf("extension: %+v", x)
+			}
+			if m := f.Sitemaps.At(0); m.URL != "https://e.com/s.xml" || m.Line != 54+tc.blank {
+				t.Errorf("sitemap: %+v", m)
+			}
+		})
+	}
 }
 
 // TestParse_OneText checks that every string a File holds of the body is a

@@ -6,13 +6,17 @@ import "fmt"
 // most of what a parsed file keeps is its lines, and a crawler keeps files
 // by the million. A record is 12 bytes and holds no pointer, so the
 // garbage collector does not scan them; the File's records and its text
-// are one allocation (see finishData). Rules, Agents, Extensions and
+// are one allocation (see finishData). A file whose text is shorter than
+// 64 KiB and whose records' lines fit 16 bits, as nearly every real one,
+// keeps its records narrow, in 8 bytes each. Rules, Agents, Extensions and
 // Sitemaps are views of a run of records: their At makes a line's struct,
 // whose strings are parts of the text, without allocating.
 
 // rec is one line of a File: a rule, a user-agent line, an extension or a
-// sitemap. at is the offset in the file's text of its first string, line
-// its line (for a rule line<<2 | kind), and a and b are lengths:
+// sitemap, as the builder makes it and a view reads it (records keep it in
+// two or three words). at is the offset in the file's text of its first
+// string, line its line (for a rule line<<2 | kind), and a and b are
+// lengths:
 //
 //	rule:      the value, a bytes at at; the pattern, b bytes after the
 //	           value, or the value itself when b is 0 (normalising did
@@ -36,10 +40,43 @@ type rec struct {
 // a rec's uint16.
 const recLimits uint16 = 3 * MaxLineLength
 
-// records are what a File's views read: the text and the records.
+// records are what a File's views read: the text and the records, in
+// words: narrow, two words a record (at | a<<16, line | b<<16) when every
+// at and line fits 16 bits; else wide, three (at, line, a | b<<16).
 type records struct {
-	text string
-	recs []rec
+	text   string
+	words  []uint32
+	narrow bool
+}
+
+// stride is the number of words of a record.
+func (d *records) stride() uint32 {
+	if d.narrow {
+		return 2
+	}
+	return 3
+}
+
+// rec returns the record at index k.
+func (d *records) rec(k uint32) rec {
+	if d.narrow {
+		w := d.words[2*k : 2*k+2 : 2*k+2]
+		return rec{at: w[0] & 0xffff, a: uint16(w[0] >> 16), line: w[1] & 0xffff, b: uint16(w[1] >> 16)}
+	}
+	w := d.words[3*k : 3*k+3 : 3*k+3]
+	return rec{at: w[0], line: w[1], a: uint16(w[2]), b: uint16(w[2] >> 16)}
+}
+
+// fitsNarrow reports whether r fits a narrow record.
+func (r rec) fitsNarrow() bool { return r.at|r.line < 1<<16 }
+
+// put writes r as the record at index k of words, narrow or wide.
+func put(words []uint32, narrow bool, k int, r rec) {
+	if narrow {
+		words[2*k], words[2*k+1] = r.at|uint32(r.a)<<16, r.line|uint32(r.b)<<16
+		return
+	}
+	words[3*k], words[3*k+1], words[3*k+2] = r.at, r.line, uint32(r.a)|uint32(r.b)<<16
 }
 
 // str returns the n bytes of the text at at.
@@ -55,17 +92,22 @@ type run struct {
 // Len returns the number of lines.
 func (v run) Len() int { return int(v.n) }
 
-// recs returns v's records (none for the zero run).
-func (v run) recs() []rec {
+// words returns the words of v's records (none for the zero run).
+func (v run) words() []uint32 {
 	if v.d == nil {
 		return nil
 	}
-	return v.d.recs[v.at : v.at+v.n]
+	s := v.d.stride()
+	return v.d.words[s*v.at : s*(v.at+v.n)]
 }
 
-// rec returns the i-th record of v. It panics if i is out of range. It is
-// on a decision's path (Rules.Kind), so it does not go through recs.
-func (v run) rec(i int) *rec { return &v.d.recs[v.at : v.at+v.n][i] }
+// rec returns the i-th record of v. It panics if i is out of range.
+func (v run) rec(i int) rec {
+	if uint(i) >= uint(v.n) {
+		panic("compile: line index out of range")
+	}
+	return v.d.rec(v.at + uint32(i))
+}
 
 // sliceOf returns v's lines in a new slice, made by at, nil when there
 // are none.
@@ -117,7 +159,7 @@ func (rs Rules) At(i int) Rule {
 // caller that wants no more of it, such as a matcher being built.
 func (rs Rules) Pattern(i int) string { return rs.pattern(rs.rec(i)) }
 
-func (rs Rules) pattern(r *rec) string {
+func (rs Rules) pattern(r rec) string {
 	if r.b > 0 { // rewritten: it follows the value
 		return rs.d.str(r.at+uint32(r.a), r.b)
 	}

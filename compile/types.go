@@ -321,7 +321,6 @@ type File struct {
 const (
 	sizeofFile    = int(unsafe.Sizeof(File{}))
 	sizeofGroup   = int(unsafe.Sizeof(Group{}))
-	sizeofRec     = int(unsafe.Sizeof(rec{}))
 	sizeofRecords = int(unsafe.Sizeof(records{}))
 	sizeofJoin    = int(unsafe.Sizeof(Join{}))
 	sizeofDiag    = int(unsafe.Sizeof(Diagnostic{}))
@@ -335,7 +334,7 @@ const (
 func (f *File) Bytes() int {
 	n := sizeofFile + sizeofGroup*len(f.Groups) + sizeofJoin*len(f.Joins) +
 		sizeofDiag*len(f.Diagnostics) + sizeofWarning*len(f.Warnings) +
-		sizeofRec*len(f.data.recs) + len(f.data.text)
+		4*len(f.data.words) + len(f.data.text)
 	// Messages are constants but for a few numbers (counted as if they
 	// were not); a diagnostic's text is a part of f's.
 	for _, d := range f.Diagnostics {
@@ -384,7 +383,7 @@ type Selection struct {
 func (s *Selection) Bytes() int {
 	n := 8 * len(s.Groups)
 	if len(s.Groups) > 1 && s.Rules.n+s.Extensions.n > 0 {
-		n += sizeofRecords + sizeofRec*int(s.Rules.n+s.Extensions.n)
+		n += sizeofRecords + 4*int(s.Rules.d.stride()*(s.Rules.n+s.Extensions.n))
 	}
 	return n
 }
