@@ -435,10 +435,19 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 	// pointer, and neither changes once laid out). index is made only
 	// when the patterns kept are not those given in their order, which a
 	// caller that ranks its patterns rarely sees.
+	// The spans are narrow when both texts a pattern may be in, text and
+	// the Set's own (at most the patterns and a byte each), are shorter
+	// than longSpan.
+	owned := 0
+	for k := range patterns {
+		owned += len(patterns[k].Bytes) + 1
+	}
+	p.wide = len(text) >= longSpan || owned >= longSpan
 	na := (len(patterns) + 63) / 64
-	words := make([]uint64, na+(6*len(patterns)+7)/8)
+	nw := p.stride() * len(patterns)
+	words := make([]uint64, na+(2*nw+7)/8)
 	p.anch = words[:na:na]
-	p.spans = unsafe.Slice((*span)(unsafe.Pointer(unsafe.SliceData(words[na:]))), len(patterns))[:0]
+	p.spans = unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(words[na:]))), nw)[:0]
 	// own is the Set's own text, laid out as the items' all (each pattern
 	// followed by a byte for its end item), from the first pattern that
 	// is not a substring of text on (those before it are copied into it
@@ -489,21 +498,18 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 			at = 0
 		}
 		if own == nil && (len(b) == 0 || shareable && len(b) < longSpan && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
-			p.spans = append(p.spans, newSpan(int(at), len(b)))
+			p.appendSpan(int(at), len(b))
 		} else {
 			if own == nil {
-				n := 0
-				for k := range patterns {
-					n += len(patterns[k].Bytes) + 1
-				}
-				own = make([]byte, 0, n)
-				for r := range p.spans {
-					b := p.spanOf(text, int32(r)) // shared: shorter than longSpan
-					p.spans[r] = newSpan(len(own), len(b))
+				own = make([]byte, 0, owned)
+				for r := range int32(kept) {
+					at, n := p.span(r) // shared: shorter than longSpan
+					b := text[at : at+n]
+					p.setSpan(r, len(own), len(b))
 					own = append(append(own, b...), 0)
 				}
 			}
-			p.spans = append(p.spans, newSpan(len(own), len(b)))
+			p.appendSpan(len(own), len(b))
 			own = append(append(own, b...), 0) // 0: the end item's byte
 		}
 		if anchored {
@@ -555,7 +561,7 @@ func (p *prog) classify(escape, end string) (*classMap, bool) {
 	for i := 0; i < len(end); i++ {
 		isEnd[end[i]] = true
 	}
-	for r := range int32(len(p.spans)) {
+	for r := range int32(p.count()) {
 		b := p.pattern(r)
 		for i := 0; i < len(b); i++ {
 			used[b[i]] = true
@@ -984,7 +990,7 @@ type Stats struct {
 func (s *Set) Stats() Stats {
 	st := Stats{Bytes: s.Bytes()}
 	if d := s.d; d != nil {
-		st.Patterns = len(d.spans)
+		st.Patterns = d.count()
 		d.mu.Lock()
 		if g := d.cur.Load(); g != nil {
 			st.States = len(g.states)
@@ -1022,7 +1028,7 @@ const dfaOverhead = int(unsafe.Sizeof(dfa{}))
 // classes and the direct matcher's index.
 func (d *dfa) fixedBytes() int {
 	p := &d.prog
-	n := 6*cap(p.spans) + 8*len(p.anch) + dfaOverhead + 2*len(d.dir.index)
+	n := 2*cap(p.spans) + 8*len(p.anch) + dfaOverhead + 2*len(d.dir.index)
 	if p.owned {
 		n += len(p.text)
 	}
@@ -1048,7 +1054,7 @@ func (d *dfa) fixedBytes() int {
 func (s *Set) String() string {
 	var b strings.Builder
 	if d := s.d; d != nil {
-		for k := range len(d.spans) {
+		for k := range d.count() {
 			anchor := ""
 			if d.anchored(int32(k)) {
 				anchor = " (anchored)"

@@ -103,6 +103,7 @@ var variantOptions = []Options{
 	{}, {WarmUp: -1}, {CacheBytes: -1},
 	{Text: sharedText}, {Text: sharedText, WarmUp: -1}, {Text: sharedText, CacheBytes: -1},
 	{Text: sharedTextButLast}, {Text: sharedTextButLast, WarmUp: -1}, {Text: sharedTextButLast, CacheBytes: -1},
+	{Text: sharedWideText}, {Text: sharedWideText, WarmUp: -1}, {Text: sharedWideText, CacheBytes: -1},
 	{Text: sharedText, End: "a", Escape: "b%"}, {Text: sharedText, End: "a", Escape: "b%", WarmUp: -1},
 	{Escape: "b%"}, {Escape: "b%", WarmUp: -1}, {Escape: "b%", CacheBytes: -1},
 	{End: "c"}, {End: "c", WarmUp: -1}, {End: "c", CacheBytes: -1},
@@ -115,17 +116,20 @@ var variantOptions = []Options{
 }
 
 // The Options.Text of a variant whose patterns checkAgainstBrute lays out
-// as substrings of one text (inOneText), all of them or all but the last.
+// as substrings of one text (inOneText), all of them or all but the last,
+// or all of them past its first 64 KiB (so that their spans are wide).
 const (
 	sharedText        = "\x00shared"
 	sharedTextButLast = "\x00shared-but-last"
+	sharedWideText    = "\x00shared-wide"
 )
 
 // inOneText returns copies of ps whose Bytes are substrings of the text it
-// returns, in another order and with other bytes between them, but the
-// last one's when butLast.
-func inOneText(ps []Pattern, butLast bool) ([]Pattern, string) {
+// returns, in another order and with other bytes between them and pad
+// bytes before them all, but the last one's when butLast.
+func inOneText(ps []Pattern, butLast bool, pad int) ([]Pattern, string) {
 	var b strings.Builder
+	b.WriteString(strings.Repeat("-", pad))
 	at := make([]int, len(ps))
 	for i := len(ps) - 1; i >= 0; i-- {
 		b.WriteString("*x$")
@@ -180,10 +184,18 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 		}
 		for _, o := range variantOptions {
 			ps := ps
-			if o.Text == sharedText || o.Text == sharedTextButLast {
-				ps, o.Text = inOneText(ps, o.Text == sharedTextButLast)
+			wide := o.Text == sharedWideText
+			switch o.Text {
+			case sharedText, sharedTextButLast:
+				ps, o.Text = inOneText(ps, o.Text == sharedTextButLast, 0)
+			case sharedWideText:
+				ps, o.Text = inOneText(ps, false, longSpan)
 			}
-			sets = append(sets, Compile(ps, o))
+			v := Compile(ps, o)
+			if wide && v.d != nil && !v.d.wide {
+				t.Fatalf("a set sharing a text of %d bytes has narrow spans", len(o.Text))
+			}
+			sets = append(sets, v)
 		}
 		variantSets[set] = sets
 	}
@@ -745,9 +757,16 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 			if !plain.d.owned {
 				t.Fatalf("a Set without Text does not own its patterns' text")
 			}
+			// The text is 64 KiB or more: the shared Set's spans are wide,
+			// three words each, the other's narrow but with the long
+			// pattern.
+			if !shared.d.wide || plain.d.wide != (tc.extra != nil && tc.extra.Bytes == long) {
+				t.Fatalf("wide spans: %v with Text, %v without", shared.d.wide, plain.d.wide)
+			}
+			spans := 2 * (cap(shared.d.spans) - cap(plain.d.spans))
 			// Until the first state, a Set that shares its text holds its
 			// spans alone; one that owns it holds its bytes too.
-			if want := plain.Bytes() - len(plain.d.text); !tc.owned && shared.Bytes() != want {
+			if want := plain.Bytes() - len(plain.d.text) + spans; !tc.owned && shared.Bytes() != want {
 				t.Fatalf("Bytes with Text = %d, want %d (without Text, less its copy of the patterns)", shared.Bytes(), want)
 			}
 			if shared.d.itemLayout != nil {
@@ -773,7 +792,7 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 			if shared.d.itemLayout == nil || shared.Stats().States == 0 {
 				t.Fatalf("the DFA did not run after the warm-up")
 			}
-			if shared.Bytes() != plain.Bytes() && tc.owned {
+			if shared.Bytes() != plain.Bytes()+spans && tc.owned {
 				t.Fatalf("Bytes of an owning Set with Text = %d, without = %d", shared.Bytes(), plain.Bytes())
 			}
 		})

@@ -175,7 +175,7 @@ const max16 = 1<<16 - 1
 // maxChainedBucket, or the index passes its 16 bits (a first star past
 // 65,533 bytes, tens of thousands of patterns).
 func directFor(p *prog, sc *scratch) (direct, bool) {
-	n := int32(len(p.spans))
+	n := int32(p.count())
 	if n == 0 {
 		return direct{}, false
 	}
@@ -412,7 +412,7 @@ func (dm *direct) pairKeys(p *prog) []uint16 {
 	if !dm.filtered {
 		return nil
 	}
-	at, nc, n := dm.at(), dm.nk, len(p.spans)
+	at, nc, n := dm.at(), dm.nk, p.count()
 	to := len(dm.index) - n - 1 // the keys come before the ups' offset
 	return dm.index[to-int(at[nc+1]-at[nc]) : to]
 }
@@ -727,7 +727,7 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 
 // ups returns the up entries of the bucket of class c (see direct).
 func (dm *direct) ups(p *prog, c int) []uint16 {
-	at, n := dm.at(), len(p.spans)
+	at, n := dm.at(), p.count()
 	// They follow the entries, from the one at upsFrom on.
 	base := keyWords + int(dm.nk) + 2 + n - int(dm.index[len(dm.index)-n-1])
 	return dm.index[base+int(at[c]) : base+int(at[c+1])]
@@ -736,7 +736,7 @@ func (dm *direct) ups(p *prog, c int) []uint16 {
 // star returns the offset of the first star of the pattern of rank r in
 // its bytes, -1 if it has none.
 func (dm *direct) star(p *prog, r int32) int32 {
-	return int32(dm.index[len(dm.index)-len(p.spans)+int(r)]) - 1
+	return int32(dm.index[len(dm.index)-p.count()+int(r)]) - 1
 }
 
 // matchOne's answers.

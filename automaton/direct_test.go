@@ -189,7 +189,7 @@ func TestDirect_UpEntriesOnlyForLargeBuckets(t *testing.T) {
 	}{{small, 0}, {large, maxDirectCandidates + 9}} {
 		set := Compile(tc.ps, Options{})
 		d := set.d
-		n := len(d.spans)
+		n := d.count()
 		// Three bytes follow the lead: 'a', 'b' and 'c'.
 		if want := keyWords + 3 + 2 + n + tc.ups + 1 + n; len(d.dir.index) != want {
 			t.Errorf("%d patterns: an index of %d entries, want %d (%d up entries)", n, len(d.dir.index), want, tc.ups)

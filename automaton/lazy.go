@@ -27,7 +27,7 @@ import (
 // item of its pattern when bit it of ends is set.
 type prog struct {
 	text  string
-	spans []span   // spans[r]: the pattern of rank r in text (6 bytes)
+	spans []uint16 // the patterns' spans in text, in rank order (see span)
 	anch  []uint64 // bit r: the pattern of rank r is anchored (in spans' allocation)
 	// The items, nil until built: a pointer, not three slices in every
 	// automaton, most of which never build them.
@@ -44,43 +44,72 @@ type prog struct {
 	// (MatchPrefix cannot stop at them).
 	noFast  bool
 	owned   bool  // text is the Set's own, laid out as all (no copy)
+	wide    bool  // spans are wide (see span)
 	endByte int16 // the End byte when there is one, -1 if none or several
 	budget  int32 // bytes of one generation (at most MaxCacheBytes)
 	reserve int32 // words of a generation's first table (Options.ReserveBytes)
 }
 
-// span is where a pattern's bytes are in prog.text, in 6 bytes: its
-// offset, in two halves, and its length, or longSpan for a pattern of
-// 65,535 bytes or more. Only the Set's own text holds such a pattern
-// (layout), where each pattern is followed by one byte and then the next:
-// its length is where the next begins, less that byte.
-type span struct{ lo, hi, n uint16 }
-
+// A pattern's span is where its bytes are in prog.text: two words, its
+// offset and its length, when the text is shorter than longSpan (narrow,
+// as in every real robots.txt's automaton); else three (wide), the offset
+// in two halves and the length, or longSpan for a pattern of 65,535 bytes
+// or more. Only the Set's own text holds such a pattern (layout), where
+// each pattern is followed by one byte and then the next: its length is
+// where the next begins, less that byte.
 const longSpan = 1<<16 - 1
 
-func newSpan(at, n int) span {
-	return span{uint16(at), uint16(at >> 16), uint16(min(n, longSpan))}
+// stride returns the words of a span.
+func (p *prog) stride() int {
+	if p.wide {
+		return 3
+	}
+	return 2
 }
 
-func (s span) at() uint32 { return uint32(s.lo) | uint32(s.hi)<<16 }
+// count returns the number of patterns.
+func (p *prog) count() int { return len(p.spans) / p.stride() }
 
-// spanLen returns the length of the pattern of rank r, in a text of
-// textLen bytes.
-func (p *prog) spanLen(r int32, textLen int) uint32 {
-	if n := p.spans[r].n; n != longSpan {
-		return uint32(n)
+// appendSpan appends the span of a pattern of n bytes at offset at.
+func (p *prog) appendSpan(at, n int) {
+	r := p.count()
+	p.spans = append(p.spans, make([]uint16, p.stride())...)
+	p.setSpan(int32(r), at, n)
+}
+
+// setSpan sets the span of the pattern of rank r.
+func (p *prog) setSpan(r int32, at, n int) {
+	if p.wide {
+		s := p.spans[3*r : 3*r+3 : 3*r+3]
+		s[0], s[1], s[2] = uint16(at), uint16(at>>16), uint16(min(n, longSpan))
+		return
 	}
-	end := uint32(textLen)
-	if int(r)+1 < len(p.spans) {
-		end = p.spans[r+1].at()
+	s := p.spans[2*r : 2*r+2 : 2*r+2]
+	s[0], s[1] = uint16(at), uint16(n)
+}
+
+// span returns the offset of the pattern of rank r, and its length or
+// longSpan.
+func (p *prog) span(r int32) (at, n uint32) {
+	if p.wide {
+		s := p.spans[3*r : 3*r+3 : 3*r+3]
+		return uint32(s[0]) | uint32(s[1])<<16, uint32(s[2])
 	}
-	return end - p.spans[r].at() - 1
+	s := p.spans[2*r : 2*r+2 : 2*r+2]
+	return uint32(s[0]), uint32(s[1])
 }
 
 // spanOf returns the bytes of the pattern of rank r in text.
 func (p *prog) spanOf(text string, r int32) string {
-	at := p.spans[r].at()
-	return text[at : at+p.spanLen(r, len(text))]
+	at, n := p.span(r)
+	if n == longSpan && p.wide {
+		end := uint32(len(text))
+		if int(r)+1 < p.count() {
+			end, _ = p.span(r + 1)
+		}
+		n = end - at - 1
+	}
+	return text[at : at+n]
 }
 
 // classMap is the byte classes of a prog. Class 0 holds the bytes no
@@ -113,7 +142,7 @@ func (p *prog) items() {
 	if p.itemLayout != nil {
 		return
 	}
-	n := len(p.spans)
+	n := p.count()
 	total := 0
 	for r := range int32(n) {
 		total += len(p.pattern(r)) + 1
@@ -509,7 +538,7 @@ func (p *prog) newGen(g *generation, sc *scratch, narrow bool, stars []int32, ac
 	idx := make([]int32, 2*initialRows+initialStarSets)
 	g.index, g.pindex = idx[:2*initialRows:2*initialRows], idx[2*initialRows:]
 	g.states = make([]stateInfo, 0, initialRows)
-	g.arena = make([]uint16, 0, g.itemWords()*2*len(p.spans))
+	g.arena = make([]uint16, 0, g.itemWords()*2*p.count())
 	// Start: every pattern at its first item, no stars yet.
 	if stars != nil {
 		// sc may hold them, and computing the start state overwrites sc.
