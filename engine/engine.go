@@ -155,6 +155,9 @@ func Compile(body []byte, opts Options) *Robots {
 // entry, for Bytes.
 const sizeofMatcher = int(unsafe.Sizeof(matcherOnce{}) + unsafe.Sizeof(cachedMatcher{}))
 
+// sizeofMatcherMore is the size of a Matcher's matcherMore, when it has one.
+const sizeofMatcherMore = int(unsafe.Sizeof(matcherMore{}))
+
 // Bytes returns the memory r holds: the parsed file and its cached
 // matchers, with the states their automata have built so far. It grows as
 // decisions build states (each automaton at most Options.CacheBytes), so a

@@ -76,7 +76,7 @@ func explain(f *compile.File, m *Matcher, url string) Explanation {
 		URL:       url,
 		Semantics: m.sem,
 		Tokens:    m.Tokens(),
-		Given:     append([]string(nil), m.given...),
+		Given:     append([]string(nil), m.given()...),
 		Path:      compile.URLPath(url, m.sem),
 		Match:     m.sel.Match,
 		Decision:  d,

@@ -30,17 +30,13 @@ type Matcher struct {
 	wideRefs bool
 	sel      compile.Selection
 	tokens   []string // the product tokens the groups were selected for
-	// given are the agents as the caller passed them, when one of them is
-	// not a product token (AgentTokens); nil otherwise.
-	given []string
+	// more holds what few matchers have, nil in the others: a crawler
+	// keeps a matcher for each file (see matcherMore).
+	more *matcherMore
 	// refs holds the rule behind each of the automaton's patterns (ref):
 	// one int16 each while every one fits, as in all but files of tens of
 	// thousands of rules.
 	refs []uint16
-	// indexHTM holds the directory rules Google's index.htm rule adds
-	// (semantics.IndexHTM), which no line of the file has: the rule each
-	// comes from and its pattern (the directory and '$').
-	indexHTM []indexHTMRule
 	set      *automaton.Set
 	// group1 holds sel.Groups when one group is selected, as is usual.
 	group1 [1]int
@@ -50,6 +46,43 @@ type Matcher struct {
 // or, for r < 0, the index.htm directory rule indexHTM[^r]. It is small: a
 // compiled file is kept in caches by the thousand.
 type ruleRef int32
+
+// matcherMore is what a Matcher holds in few cases.
+type matcherMore struct {
+	// given are the agents as the caller passed them, when one of them is
+	// not a product token (AgentTokens).
+	given []string
+	// indexHTM holds the directory rules Google's index.htm rule adds
+	// (semantics.IndexHTM), which no line of the file has: the rule each
+	// comes from and its pattern (the directory and '$').
+	indexHTM []indexHTMRule
+}
+
+// given returns the agents as the caller passed them, when one of them is
+// not a product token (AgentTokens); nil otherwise.
+func (m *Matcher) given() []string {
+	if m.more == nil {
+		return nil
+	}
+	return m.more.given
+}
+
+// indexHTM returns the directory rules Google's index.htm rule adds (see
+// matcherMore).
+func (m *Matcher) indexHTM() []indexHTMRule {
+	if m.more == nil {
+		return nil
+	}
+	return m.more.indexHTM
+}
+
+// extra returns m.more, made if it is nil.
+func (m *Matcher) extra() *matcherMore {
+	if m.more == nil {
+		m.more = new(matcherMore)
+	}
+	return m.more
+}
 
 type indexHTMRule struct {
 	rule    int32 // its allow rule's order
@@ -81,7 +114,7 @@ func (m *Matcher) setRef(i int, rf ruleRef) {
 // rule returns the index in sel.Rules of the rule behind rf.
 func (m *Matcher) rule(rf ruleRef) int32 {
 	if rf < 0 {
-		return m.indexHTM[^rf].rule
+		return m.more.indexHTM[^rf].rule
 	}
 	return int32(rf)
 }
@@ -105,7 +138,7 @@ func (r *Robots) build(m *Matcher, given []string) {
 	*m = Matcher{sem: sem, fixed: r.fixed, tokens: tokens}
 	for _, a := range given {
 		if !readsAsItself(RFC9309, a) {
-			m.given = given
+			m.extra().given = given
 			break
 		}
 	}
@@ -167,8 +200,9 @@ func (r *Robots) build(m *Matcher, given []string) {
 		placed++
 		rf := ruleRef(order)
 		if indexHTM {
-			rf = ^ruleRef(len(m.indexHTM))
-			m.indexHTM = append(m.indexHTM, indexHTMRule{rule: int32(order), pattern: p.Bytes + "$"})
+			x := m.extra()
+			rf = ^ruleRef(len(x.indexHTM))
+			x.indexHTM = append(x.indexHTM, indexHTMRule{rule: int32(order), pattern: p.Bytes + "$"})
 		}
 		pats[at] = p
 		m.setRef(int(at), rf)
@@ -227,7 +261,7 @@ func (m *Matcher) mayMatch(p string) bool {
 func (m *Matcher) ruleOf(rf ruleRef) (compile.Rule, Reason, string) {
 	rule := m.sel.Rules.At(int(m.rule(rf)))
 	if rf < 0 {
-		return rule, ReasonIndexHTM, m.indexHTM[^rf].pattern
+		return rule, ReasonIndexHTM, m.more.indexHTM[^rf].pattern
 	}
 	return rule, ReasonRule, rule.Pattern
 }
@@ -474,7 +508,7 @@ func (m *Matcher) Rules() []RankedRule {
 		r    RankedRule
 		prio uint64
 	}
-	rs := make([]ranked, 0, m.sel.Rules.Len()+len(m.indexHTM))
+	rs := make([]ranked, 0, m.sel.Rules.Len()+len(m.indexHTM()))
 	for order := range m.sel.Rules.Len() {
 		rule := m.sel.Rules.At(order)
 		rs = append(rs, ranked{RankedRule{Rule: Rule{rule.Line, rule.Kind, rule.Pattern, rule.Value}}, semantics.Priority(m.sem, rule.Kind, len(rule.Pattern), order)})
@@ -494,8 +528,11 @@ func (m *Matcher) Rules() []RankedRule {
 // and its automaton, states built so far included. It takes no lock.
 func (m *Matcher) Bytes() int {
 	n := sizeofMatcher + 2*len(m.refs) + m.set.Bytes()
-	for _, h := range m.indexHTM {
-		n += 24 + len(h.pattern)
+	if m.more != nil {
+		n += sizeofMatcherMore + 24*cap(m.more.indexHTM)
+		for _, h := range m.more.indexHTM {
+			n += len(h.pattern)
+		}
 	}
 	return n + m.sel.Bytes()
 }
