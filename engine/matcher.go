@@ -37,7 +37,7 @@ type Matcher struct {
 	// one int16 each while every one fits, as in all but files of tens of
 	// thousands of rules.
 	refs []uint16
-	set      *automaton.Set
+	set  *automaton.Set
 	// group1 holds sel.Groups when one group is selected, as is usual.
 	group1 [1]int
 }
