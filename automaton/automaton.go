@@ -224,8 +224,10 @@ type Set struct {
 	d *dfa // nil when no pattern can match
 	// index maps the automaton's pattern numbers (the patterns it kept, in
 	// rank order) to indexes in the slice given to Compile; nil when they
-	// are the same (the patterns were given in rank order and all kept).
-	index []int32
+	// are the same (the patterns were given in rank order and all kept),
+	// as for a caller that ranks its patterns: a pointer, not a slice in
+	// every Set.
+	index *[]int32
 }
 
 // patternIndex returns the index in the slice given to Compile of the
@@ -234,7 +236,7 @@ func (s *Set) patternIndex(k int) int {
 	if s.index == nil {
 		return k
 	}
-	return int(s.index[k])
+	return int((*s.index)[k])
 }
 
 // Transition values: a value with specialBit clear is the premultiplied
@@ -261,20 +263,19 @@ type dfa struct {
 	skip atomic.Int32
 	// backoff is the inputs the fallback decides before the next probe
 	// (policy.go); beside skip, not in policy, so that the fields pack: a
-	// Set and its dfa are one allocation of 256 bytes.
+	// Set and its dfa are one allocation of 208 bytes.
 	backoff atomic.Int32
 	// dir is the direct matcher's index, nil when there is no warm-up. The
 	// warm-up lasts while no generation exists (cur is nil).
-	dir  direct
-	warm int32 // the inputs of the warm-up, when there is one
-	// ended is the number of inputs decided directly, +1, when the
-	// warm-up ended before its count (endWarmUp); 0 otherwise.
-	ended atomic.Int32
+	dir direct
+	// warm is the inputs of the warm-up, when there is one; when it ended
+	// before its count (endWarmUp), -1 less the inputs decided directly.
+	warm     atomic.Int32
+	curBytes atomic.Int32 // the current generation's bytes, for Bytes (at most MaxCacheBytes)
 	// mu guards misses: the current generation's growth and its
 	// replacement.
-	mu       sync.Mutex
-	clears   atomic.Int64 // generations started because one was full
-	curBytes atomic.Int64 // the current generation's bytes, for Bytes
+	mu     sync.Mutex
+	clears atomic.Int64 // generations started because one was full
 	policy
 }
 
@@ -296,9 +297,12 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	order := sc.rankOrder(patterns)
-	kept := 0
-	if s.index, kept = d.layout(sc, patterns, order, opts.End, opts.Text); kept == 0 {
+	index, kept := d.layout(sc, patterns, order, opts.End, opts.Text)
+	if kept == 0 {
 		return s
+	}
+	if index != nil {
+		s.index = &index
 	}
 	d.endByte = -1
 	if len(opts.End) == 1 {
@@ -326,8 +330,9 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		if dm, ok := directFor(&d.prog, sc); ok {
 			// The first generation is made when the DFA first runs
 			// (scan).
-			d.dir, d.warm = dm, int32(min(warm, fallbackOnly-2))
-			d.skip.Store(d.warm + 1) // the input after the warm-up's runs the DFA
+			d.dir = dm
+			d.warm.Store(int32(min(warm, fallbackOnly-2)))
+			d.skip.Store(d.warm.Load() + 1) // the input after the warm-up's runs the DFA
 			return s
 		}
 	}
@@ -342,15 +347,16 @@ func (d *dfa) directs() int64 {
 	if d.dir.index == nil {
 		return 0
 	}
-	if e := d.ended.Load(); e > 0 {
-		return int64(e - 1)
+	w := d.warm.Load()
+	if w < 0 {
+		return int64(-w - 1)
 	}
 	// skip first: once cur exists, skip counts the fallback's inputs.
 	left := d.skip.Load()
 	if d.cur.Load() == nil {
-		return int64(min(max(d.warm+1-left, 0), d.warm))
+		return int64(min(max(w+1-left, 0), w))
 	}
-	return int64(d.warm)
+	return int64(w)
 }
 
 // endWarmUp ends the warm-up before its count: the direct matcher gave up
@@ -367,7 +373,8 @@ func (d *dfa) endWarmUp() {
 	// The input that gave up was counted down; those before it were
 	// decided directly.
 	left := d.skip.Swap(0)
-	d.ended.Store(min(max(d.warm-left, 0), d.warm) + 1)
+	w := d.warm.Load()
+	d.warm.Store(-min(max(w-left, 0), w) - 1)
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	d.startGen(sc)
@@ -382,7 +389,7 @@ func (d *dfa) startGen(sc *scratch) *generation {
 	d.buildClasses()
 	g, _ := d.prog.newGen(nil, sc, d.reserve == 0, nil, 0, nil)
 	d.cur.Store(g)
-	d.curBytes.Store(int64(g.bytes))
+	d.curBytes.Store(int32(g.bytes))
 	return g
 }
 
@@ -431,8 +438,8 @@ var hashSeed = maphash.MakeSeed()
 // they are patterns[:kept] in order) and the number kept.
 func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text string) ([]int32, int) {
 	p := &d.prog
-	// spans and anch in one allocation of words (neither holds a
-	// pointer, and neither changes once laid out). index is made only
+	// The anchored bits and the spans in one allocation of words (it
+	// holds no pointer, and does not change once laid out). index is made only
 	// when the patterns kept are not those given in their order, which a
 	// caller that ranks its patterns rarely sees.
 	// The spans are narrow when both texts a pattern may be in, text and
@@ -443,11 +450,8 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 		owned += len(patterns[k].Bytes) + 1
 	}
 	p.wide = len(text) >= longSpan || owned >= longSpan
-	na := (len(patterns) + 63) / 64
-	nw := p.stride() * len(patterns)
-	words := make([]uint64, na+(2*nw+7)/8)
-	p.anch = words[:na:na]
-	p.spans = unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(words[na:]))), nw)[:0]
+	p.base = int32(len(patterns)+15) / 16
+	p.words = make([]uint16, int(p.base)+p.stride()*len(patterns))
 	// own is the Set's own text, laid out as the items' all (each pattern
 	// followed by a byte for its end item), from the first pattern that
 	// is not a substring of text on (those before it are copied into it
@@ -513,7 +517,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 			own = append(append(own, b...), 0) // 0: the end item's byte
 		}
 		if anchored {
-			p.anch[kept>>6] |= 1 << (kept & 63)
+			p.words[kept>>4] |= 1 << (kept & 15)
 		}
 		if index == nil && pi != int32(kept) {
 			index = make([]int32, kept, len(patterns))
@@ -1009,7 +1013,10 @@ func (s *Set) Stats() Stats {
 // included: what Stats reports as Bytes, without a lock (atomic loads), so
 // that a cache of compiled sets can charge each its growth.
 func (s *Set) Bytes() int {
-	n := 4 * len(s.index)
+	n := 0
+	if s.index != nil {
+		n = 24 + 4*cap(*s.index)
+	}
 	if d := s.d; d != nil {
 		n += d.fixedBytes() + int(d.curBytes.Load())
 		if f := d.fb.Load(); f != nil {
@@ -1028,7 +1035,7 @@ const dfaOverhead = int(unsafe.Sizeof(dfa{}))
 // classes and the direct matcher's index.
 func (d *dfa) fixedBytes() int {
 	p := &d.prog
-	n := 2*cap(p.spans) + 8*len(p.anch) + dfaOverhead + 2*len(d.dir.index)
+	n := 2*cap(p.words) + dfaOverhead + 2*len(d.dir.index)
 	if p.owned {
 		n += len(p.text)
 	}

@@ -26,9 +26,11 @@ import (
 // numbers sorts by rank, then by position. Item it is all[it], or the end
 // item of its pattern when bit it of ends is set.
 type prog struct {
-	text  string
-	spans []uint16 // the patterns' spans in text, in rank order (see span)
-	anch  []uint64 // bit r: the pattern of rank r is anchored (in spans' allocation)
+	text string
+	// words holds a bit for each pattern, set when it is anchored (bit r
+	// in words[r>>4]), then from base on the patterns' spans in text, in
+	// rank order (see span): one slice, not two in every automaton.
+	words []uint16
 	// The items, nil until built: a pointer, not three slices in every
 	// automaton, most of which never build them.
 	*itemLayout
@@ -45,6 +47,8 @@ type prog struct {
 	noFast  bool
 	owned   bool  // text is the Set's own, laid out as all (no copy)
 	wide    bool  // spans are wide (see span)
+	n       int32 // the patterns
+	base    int32 // the first word of the spans in words
 	endByte int16 // the End byte when there is one, -1 if none or several
 	budget  int32 // bytes of one generation (at most MaxCacheBytes)
 	reserve int32 // words of a generation's first table (Options.ReserveBytes)
@@ -68,23 +72,25 @@ func (p *prog) stride() int {
 }
 
 // count returns the number of patterns.
-func (p *prog) count() int { return len(p.spans) / p.stride() }
+func (p *prog) count() int { return int(p.n) }
 
-// appendSpan appends the span of a pattern of n bytes at offset at.
+// appendSpan appends the span of a pattern of n bytes at offset at (in
+// the room Compile made for them).
 func (p *prog) appendSpan(at, n int) {
-	r := p.count()
-	p.spans = append(p.spans, make([]uint16, p.stride())...)
-	p.setSpan(int32(r), at, n)
+	p.n++
+	p.setSpan(p.n-1, at, n)
 }
 
 // setSpan sets the span of the pattern of rank r.
 func (p *prog) setSpan(r int32, at, n int) {
 	if p.wide {
-		s := p.spans[3*r : 3*r+3 : 3*r+3]
+		i := p.base + 3*r
+		s := p.words[i : i+3 : i+3]
 		s[0], s[1], s[2] = uint16(at), uint16(at>>16), uint16(min(n, longSpan))
 		return
 	}
-	s := p.spans[2*r : 2*r+2 : 2*r+2]
+	i := p.base + 2*r
+	s := p.words[i : i+2 : i+2]
 	s[0], s[1] = uint16(at), uint16(n)
 }
 
@@ -92,10 +98,12 @@ func (p *prog) setSpan(r int32, at, n int) {
 // longSpan.
 func (p *prog) span(r int32) (at, n uint32) {
 	if p.wide {
-		s := p.spans[3*r : 3*r+3 : 3*r+3]
+		i := p.base + 3*r
+		s := p.words[i : i+3 : i+3]
 		return uint32(s[0]) | uint32(s[1])<<16, uint32(s[2])
 	}
-	s := p.spans[2*r : 2*r+2 : 2*r+2]
+	i := p.base + 2*r
+	s := p.words[i : i+2 : i+2]
 	return uint32(s[0]), uint32(s[1])
 }
 
@@ -181,7 +189,7 @@ func (p *prog) items() {
 }
 
 // anchored reports whether the pattern of rank r is anchored.
-func (p *prog) anchored(r int32) bool { return p.anch[r>>6]&(1<<(r&63)) != 0 }
+func (p *prog) anchored(r int32) bool { return p.words[r>>4]&(1<<(r&15)) != 0 }
 
 // Item kinds.
 const (
@@ -1069,7 +1077,7 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 		if g == cur {
 			cur.setCell(w, s, c, t)
 		}
-		d.curBytes.Store(int64(cur.bytes))
+		d.curBytes.Store(int32(cur.bytes))
 		return cur, w, t
 	}
 	// cur is full: a new generation replaces it, wide if cur was narrow and
@@ -1082,7 +1090,7 @@ func (d *dfa) miss(g *generation, sc *scratch, s, c uint32) (*generation, []uint
 	}
 	n, t := p.newGen(nil, sc, cur.narrow && fit == addFull, stars, acc, sc.tnext)
 	d.cur.Store(n)
-	d.curBytes.Store(int64(n.bytes))
+	d.curBytes.Store(int32(n.bytes))
 	if fit == addFull {
 		d.clears.Add(1)
 	}

@@ -25,6 +25,7 @@
 package engine
 
 import (
+	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -82,7 +83,7 @@ type Options struct {
 type Robots struct {
 	file compile.File // parsed in place (compile.ParseInto); its Semantics are Options'
 	// auto holds the Options its matchers' automata are built with: not
-	// all of Options, so that a Robots is 256 bytes, a size class.
+	// all of Options, so that a Robots is 240 bytes, a size class.
 	auto      automatonOptions
 	fixed     Reason // ReasonAllowAll or ReasonDisallowAll for the fixed answers, else 0
 	fileBytes int    // what the parsed file holds (Bytes)
@@ -98,12 +99,22 @@ type Robots struct {
 	last atomic.Pointer[matcherOnce]
 }
 
-// automatonOptions are the Options a matcher's automaton is built with.
-type automatonOptions struct{ cacheBytes, reserveBytes, warmUp int }
+// automatonOptions are the Options a matcher's automaton is built with,
+// in 32 bits: the automaton holds each to less (automaton.MaxCacheBytes,
+// and a warm-up of fewer than 1<<31 inputs), so clamping them changes
+// nothing it does.
+type automatonOptions struct{ cacheBytes, reserveBytes, warmUp int32 }
 
 func automatonOptionsOf(o Options) automatonOptions {
-	return automatonOptions{cacheBytes: o.CacheBytes, reserveBytes: o.ReserveBytes, warmUp: o.WarmUp}
+	return automatonOptions{cacheBytes: clamp32(o.CacheBytes), reserveBytes: clamp32(o.ReserveBytes), warmUp: clamp32(o.WarmUp)}
 }
+
+// options returns the automaton's options.
+func (a automatonOptions) options() automaton.Options {
+	return automaton.Options{CacheBytes: int(a.cacheBytes), ReserveBytes: int(a.reserveBytes), WarmUp: int(a.warmUp)}
+}
+
+func clamp32(n int) int32 { return int32(min(max(n, math.MinInt32), math.MaxInt32)) }
 
 type cachedMatcher struct {
 	key string

@@ -213,7 +213,8 @@ func (r *Robots) build(m *Matcher, given []string) {
 	// path before normalising it, and stop at escapes instead.
 	// The patterns are parts of the file's text, which the automaton
 	// holds rather than a copy of them until it builds its first state.
-	opts := automaton.Options{CacheBytes: r.auto.cacheBytes, ReserveBytes: r.auto.reserveBytes, WarmUp: r.auto.warmUp, End: "#", Text: m.sel.Rules.Text()}
+	opts := r.auto.options()
+	opts.End, opts.Text = "#", m.sel.Rules.Text()
 	if m.sem != Google {
 		opts.Escape, opts.End = compile.PathRewrites(m.sem), ""
 	}
