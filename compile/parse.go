@@ -545,6 +545,7 @@ func (b *builder) reset() {
 		groups:   pooled(b.groups),
 		sitemaps: pooled(b.sitemaps),
 		diags:    pooled(b.diags),
+		values:   pooled(b.values),
 	}
 	builderPool.Put(b)
 }
@@ -746,6 +747,12 @@ type builder struct {
 	// The rules of the last group that had some are rules[last0:rule0]
 	// (see Rule).
 	last0 int
+	// values finds a rule whose value is that of the rule being read, once
+	// a second group has rules (see sameValue): open addressing over the
+	// hashes of the values, the index in rules +1 of the first rule with
+	// each, 0 empty; nValues are in it. Built when first needed.
+	values  []uint32
+	nValues int
 }
 
 func (b *builder) closeGroup() {
@@ -824,20 +831,133 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 			return
 		}
 	}
+	// Or any rule before this group, found by its value's hash, as the
+	// rules of a second group often are.
+	later := b.rule0 > 0
+	if later {
+		if r, ok := b.sameValue(value); ok {
+			b.rules = push(b.rules, ruleRec(int(r.at), line, kind, int(r.a), int(r.b)))
+			return
+		}
+	}
 	// The pattern (NormalizePattern's) follows the value in the text when
 	// normalising rewrites it: written there, not made and copied.
 	at := len(b.text)
 	m := patternMode(b.sem)
-	first := firstChange(value, m)
-	if first < 0 {
+	if first := firstChange(value, m); first < 0 {
 		b.rules = push(b.rules, ruleRec(at, line, kind, len(value), 0))
 		b.keep(value)
-		return
+	} else {
+		b.room(len(value) + first + 3*(len(value)-first))
+		b.text = append(b.text, value...)
+		b.text = appendCanonical(b.text, value, first, m)
+		b.rules = push(b.rules, ruleRec(at, line, kind, len(value), len(b.text)-at-len(value)))
 	}
-	b.room(len(value) + first + 3*(len(value)-first))
-	b.text = append(b.text, value...)
-	b.text = appendCanonical(b.text, value, first, m)
-	b.rules = push(b.rules, ruleRec(at, line, kind, len(value), len(b.text)-at-len(value)))
+	if later {
+		b.addValue(len(b.rules) - 1)
+	}
+}
+
+// valueHash hashes a rule's value for builder.values: its length and its
+// first and last eight bytes. Values that share them all collide; a file
+// may be made of such values, so a search stops after maxValueProbes
+// entries (the rule then keeps its own text).
+func valueHash(s string) uint64 {
+	var a, b uint64
+	if n := len(s); n >= 8 {
+		a, b = le64(s), le64(s[n-8:])
+	} else {
+		for i := 0; i < n; i++ {
+			a = a<<8 | uint64(s[i])
+		}
+	}
+	h := (a*0x9e3779b97f4a7c15 ^ b ^ uint64(len(s))) * 0xff51afd7ed558ccd
+	return h ^ h>>29
+}
+
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// maxValueProbes bounds the entries of builder.values one search reads:
+// each may compare a value of up to MaxLineLength bytes.
+const maxValueProbes = 8
+
+// sameValue returns the record of a rule read before whose value is value,
+// and false if there is none. It makes b.values on its first call in a
+// file, from the rules read so far.
+func (b *builder) sameValue(value string) (rec, bool) {
+	if len(b.values) == 0 {
+		b.growValues()
+	}
+	mask := uint64(len(b.values) - 1)
+	i := valueHash(value) & mask
+	for range maxValueProbes {
+		k := b.values[i]
+		if k == 0 {
+			break
+		}
+		if r := b.rules[k-1]; int(r.a) == len(value) && string(b.text[r.at:r.at+uint32(r.a)]) == value {
+			return r, true
+		}
+		i = (i + 1) & mask
+	}
+	return rec{}, false
+}
+
+// addValue adds the rule at index k of b.rules, whose value is none of
+// those before it, to b.values.
+func (b *builder) addValue(k int) {
+	if 2*(b.nValues+1) > len(b.values) {
+		b.growValues()
+		return // growValues added it
+	}
+	b.insertValue(k)
+}
+
+// growValues makes b.values twice as large (at least 64 entries), with
+// every rule's value that is none of those before it.
+func (b *builder) growValues() {
+	n := max(64, 2*len(b.values))
+	for n < 4*len(b.rules) {
+		n *= 2
+	}
+	if cap(b.values) >= n {
+		b.values = b.values[:n]
+		clear(b.values)
+	} else {
+		b.values = make([]uint32, n)
+	}
+	b.nValues = 0
+	// The text only grows: a rule whose value starts before the end of
+	// those before it shares the text of one of them.
+	end := uint32(0)
+	for k, r := range b.rules {
+		if r.at < end {
+			continue
+		}
+		b.insertValue(k)
+		end = r.at + uint32(r.a) + uint32(r.b)
+	}
+}
+
+// insertValue puts the rule at index k of b.rules in b.values, within
+// maxValueProbes entries of its hash's.
+func (b *builder) insertValue(k int) {
+	r := b.rules[k]
+	mask := uint64(len(b.values) - 1)
+	i := valueHash(unsafe.String(&b.text[r.at], int(r.a))) & mask
+	for range maxValueProbes {
+		if b.values[i] == 0 {
+			b.values[i] = uint32(k) + 1
+			b.nValues++
+			return
+		}
+		i = (i + 1) & mask
+	}
+	// Past the searches' reach: the rule is left out.
 }
 
 // outside says why a line is outside every group.

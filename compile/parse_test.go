@@ -1015,6 +1015,69 @@ func TestParse_NarrowAndWideRecords(t *testing.T) {
 	}
 }
 
+// TestParse_SharesEqualValues checks that a rule whose value is that of a
+// rule of an earlier group, in any order, shares its text (and its
+// pattern, when normalising rewrote it), and that values made to collide
+// in builder.values are still read back as written.
+func TestParse_SharesEqualValues(t *testing.T) {
+	body := "User-agent: a\nDisallow: /x\nDisallow: /y\nAllow: /z%7e\n\n" +
+		"User-agent: b\nDisallow: /y\nAllow: /z%7e\nAllow: /x\nDisallow: /new\n"
+	f := Parse([]byte(body), Options{Semantics: RFC9309})
+	if len(f.Groups) != 2 {
+		t.Fatalf("%d groups, want 2", len(f.Groups))
+	}
+	first, second := f.Groups[0].Rules, f.Groups[1].Rules
+	for i, j := range []int{1, 2, 0} { // second's rule i is first's rule j
+		a, b := second.At(i), first.At(j)
+		if a.Value != b.Value || a.Pattern != b.Pattern || unsafe.StringData(a.Value) != unsafe.StringData(b.Value) || unsafe.StringData(a.Pattern) != unsafe.StringData(b.Pattern) {
+			t.Errorf("rule %d of the second group %+v does not share the text of rule %d of the first %+v", i, a, j, b)
+		}
+	}
+	if r := second.At(1); r.Pattern != "/z~" || r.Kind != Allow || r.Line != 8 {
+		t.Errorf("shared rule: %+v", r)
+	}
+	if r := second.At(2); r.Kind != Allow || r.Value != "/x" {
+		t.Errorf("a shared value keeps its own kind: %+v", r)
+	}
+	if r := second.At(3); r.Value != "/new" || unsafe.StringData(r.Value) == unsafe.StringData(first.At(0).Value) {
+		t.Errorf("new rule: %+v", r)
+	}
+	// Values of one length whose first and last eight bytes are the same
+	// hash the same: the searches stop after maxValueProbes entries.
+	var b strings.Builder
+	var values []string
+	for i := range 40 {
+		values = append(values, fmt.Sprintf("/aaaaaaa%04dzzzzzzzz", i))
+	}
+	for g := range 3 {
+		fmt.Fprintf(&b, "User-agent: g%d\n", g)
+		for i := range values {
+			fmt.Fprintf(&b, "Disallow: %s\n", values[(i*7+g*13)%len(values)])
+		}
+	}
+	f = Parse([]byte(b.String()), Options{Semantics: Google})
+	at := map[string]*byte{} // each value's text in the first group
+	shared := 0
+	for g := range 3 {
+		for i := range values {
+			r := f.Groups[g].Rules.At(i)
+			if want := values[(i*7+g*13)%len(values)]; r.Value != want || r.Pattern != want {
+				t.Fatalf("group %d rule %d: %+v, want %q", g, i, r, want)
+			}
+			if g == 0 {
+				at[r.Value] = unsafe.StringData(r.Value)
+			} else if at[r.Value] == unsafe.StringData(r.Value) {
+				shared++
+			}
+		}
+	}
+	// Those within reach of their hash's entry are found.
+	if shared < maxValueProbes || shared == 2*len(values) {
+		t.Errorf("%d of the later groups' %d rules share text", shared, 2*len(values))
+	}
+	t.Logf("%d of the later groups' %d rules share text", shared, 2*len(values))
+}
+
 // TestParse_OneText checks that every string a File holds of the body is a
 // part of its one text (the rules' text too), also when the text outgrew
 // its first guess and moved while parsing (keep, finishData): a string left
