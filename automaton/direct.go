@@ -196,7 +196,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	for r := range n {
 		if b := p.pattern(r); headless(b) {
 			anyHeadless = true
-		} else if lead > 0 {
+		} else if lead > 0 && (len(b) < int(lead) || b[:lead] != first[:lead]) {
 			lead = int32(commonPrefix(first[:lead], b))
 		}
 	}

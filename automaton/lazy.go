@@ -200,7 +200,14 @@ const (
 
 // pattern returns the bytes of the pattern of rank r (its end item left
 // out).
-func (p *prog) pattern(r int32) string { return p.spanOf(p.text, r) }
+func (p *prog) pattern(r int32) string {
+	if !p.wide { // spanOf, for the narrow spans of every real robots.txt
+		i := p.base + 2*r
+		s := p.words[i : i+2 : i+2]
+		return p.text[s[0] : uint32(s[0])+uint32(s[1])]
+	}
+	return p.spanOf(p.text, r)
+}
 
 // rank returns the rank of the pattern item it belongs to.
 func (p *prog) rank(it int32) int32 {
