@@ -135,7 +135,7 @@ func find(c *[]cachedMatcher, key string) *matcherOnce {
 
 // matcherOnce is a cache entry. Its fields are what a matcher's
 // construction would otherwise allocate, and no more: a crawler keeps one
-// in each of millions of files (288 bytes, a size class).
+// in each of millions of files (256 bytes, a size class).
 type matcherOnce struct {
 	once sync.Once
 	done atomic.Bool // set once mv is built
