@@ -297,6 +297,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	order := sc.rankOrder(patterns)
+	d.stops = opts.Escape != "" || len(opts.End) > 1
 	index, kept := d.layout(sc, patterns, order, opts.End, opts.Text)
 	if kept == 0 {
 		return s
@@ -304,16 +305,21 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	if index != nil {
 		s.index = &index
 	}
-	d.endByte = -1
-	if len(opts.End) == 1 {
+	switch len(opts.End) {
+	case 0:
+		d.endByte = noEnd
+	case 1:
 		d.endByte = int16(opts.End[0])
+	default:
+		d.endByte = severalEnds
 	}
-	if opts.Escape != "" || len(opts.End) > 1 {
-		// The warm-up and the fallback stop inputs at these bytes by
-		// their classes.
-		var hasFast bool
-		d.classMap, hasFast = d.classify(opts.Escape, opts.End)
-		d.stops, d.noFast = true, !hasFast
+	if d.stops {
+		for k, set := range [...]string{opts.Escape, opts.End} {
+			for i := 0; i < len(set); i++ {
+				c := set[i]
+				d.words[d.base-stopWords+int32(k*16)+int32(c>>4)] |= 1 << (c & 15)
+			}
+		}
 	}
 	if budget < 0 {
 		d.skip.Store(fallbackOnly)
@@ -451,6 +457,9 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 	}
 	p.wide = len(text) >= longSpan || owned >= longSpan
 	p.base = int32(len(patterns)+15) / 16
+	if p.stops {
+		p.base += stopWords
+	}
 	p.words = make([]uint16, int(p.base)+p.stride()*len(patterns))
 	// own is the Set's own text, laid out as the items' all (each pattern
 	// followed by a byte for its end item), from the first pattern that
@@ -557,9 +566,8 @@ func hasEnd(b, end string) bool {
 }
 
 // classify returns the byte classes of the patterns laid out (see
-// classMap), and whether MatchPrefix can stop at the Escape bytes (a
-// class index was left for them).
-func (p *prog) classify(escape, end string) (*classMap, bool) {
+// classMap).
+func (p *prog) classify(escape, end string) *classMap {
 	m := &classMap{}
 	var used, isEnd [256]bool
 	for i := 0; i < len(end); i++ {
@@ -598,7 +606,7 @@ func (p *prog) classify(escape, end string) (*classMap, bool) {
 	}
 	m.fast = &m.classes
 	m.escClass = -1
-	hasFast := true
+	m.hasFast = true
 	switch {
 	case escape == "":
 	case nclass < 256:
@@ -612,38 +620,62 @@ func (p *prog) classify(escape, end string) (*classMap, bool) {
 			}
 		}
 	default:
-		hasFast = false
+		m.hasFast = false
 	}
 	m.nclass = uint32(nclass)
-	return m, hasFast
+	return m
 }
 
-// buildClasses builds p's class map, once, before its first generation, when
-// Compile did not (see prog): under the dfa's mutex, or before the dfa is
-// shared. Such a prog has no Escape bytes and at most one End byte.
+// buildClasses builds p's class map, once, before its first generation:
+// under the dfa's mutex, or before the dfa is shared.
 func (p *prog) buildClasses() {
 	if p.classMap == nil {
-		p.classMap, _ = p.classify("", p.endBytes())
+		p.classMap = p.classify(p.stopBytes())
 	}
 }
 
-// endBytes returns the End byte of a prog whose class map Compile did not
-// build: "" or one byte.
-func (p *prog) endBytes() string {
-	if p.endByte < 0 {
-		return ""
+// stopWords is the length of the sets of Escape bytes and End bytes in a
+// prog's words (see prog): a bit for each byte, in each.
+const stopWords = 2 * 256 / 16
+
+// inSet reports whether c is in the set of Escape bytes (k 0) or of End
+// bytes (k 1) of a prog with stops.
+func (p *prog) inSet(k int32, c byte) bool {
+	return p.words[p.base-stopWords+16*k+int32(c>>4)]&(1<<(c&15)) != 0
+}
+
+// stopBytes returns the Escape bytes and the End bytes.
+func (p *prog) stopBytes() (escape, end string) {
+	if p.endByte >= 0 {
+		end = allBytes[p.endByte : p.endByte+1]
 	}
-	return allBytes[p.endByte : p.endByte+1]
+	if !p.stops {
+		return "", end
+	}
+	var b []byte
+	for k := range int32(2) {
+		b = b[:0]
+		for c := range 256 {
+			if p.inSet(k, byte(c)) {
+				b = append(b, byte(c))
+			}
+		}
+		if k == 0 {
+			escape = string(b)
+		} else if len(b) > 1 {
+			end = string(b)
+		}
+	}
+	return escape, end
 }
 
 // classesNow returns d's class map, or, before its DFA has run, the one it
 // would build (not kept), for Stats and String.
 func (d *dfa) classesNow() *classMap {
-	if d.stops || d.cur.Load() != nil {
+	if d.cur.Load() != nil {
 		return d.classMap
 	}
-	m, _ := d.classify("", d.endBytes())
-	return m
+	return d.classify(d.stopBytes())
 }
 
 // allBytes holds every byte value once, in order.
@@ -714,9 +746,6 @@ func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 	d := s.d
 	if d == nil {
 		return NoMatch, true
-	}
-	if d.noFast {
-		return NoMatch, false
 	}
 	var ans uint32
 	if d.skip.Load() > 0 {
@@ -825,6 +854,9 @@ func scan(d *dfa, stop bool, in string) (*generation, uint32, uint32) {
 	// The class map is built, and published with g.
 	cls := &d.classes
 	if stop {
+		if !d.hasFast { // the DFA cannot stop at the escapes
+			return g, escapeState, 0
+		}
 		cls = d.fast
 	}
 	s, best := g.s0, g.best0
@@ -1046,7 +1078,7 @@ func (d *dfa) fixedBytes() int {
 			n += len(p.all)
 		}
 	}
-	if built || p.stops {
+	if built {
 		n += int(unsafe.Sizeof(classMap{}))
 		if p.fast != &p.classes {
 			n += 256

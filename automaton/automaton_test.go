@@ -800,32 +800,33 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 }
 
 // TestCompile_ClassesWhenTheDFARuns checks when the byte classes are
-// built: when the DFA first runs, not by Compile nor in the warm-up, but by
-// Compile when Escape bytes or several End bytes stop an input before it.
+// built: when the DFA first runs, not by Compile nor in the warm-up, also
+// when Escape bytes or several End bytes stop an input before it (the
+// warm-up reads their sets).
 func TestCompile_ClassesWhenTheDFARuns(t *testing.T) {
 	ps := []Pattern{{Bytes: "/a*b", Priority: 2}, {Bytes: "/c", Priority: 1}}
 	for _, tc := range []struct {
-		opts  Options
-		eager bool
+		opts Options
 	}{
-		{Options{WarmUp: 6}, false},
-		{Options{WarmUp: 6, End: "#"}, false},
-		{Options{WarmUp: 6, End: "#?"}, true},
-		{Options{WarmUp: 6, Escape: "%"}, true},
+		{Options{WarmUp: 6}},
+		{Options{WarmUp: 6, End: "#"}},
+		{Options{WarmUp: 6, End: "#?"}},
+		{Options{WarmUp: 6, Escape: "%"}},
+		{Options{WarmUp: 6, Escape: "%#", End: "#?"}},
 	} {
 		set := Compile(ps, tc.opts)
 		d := set.d
 		if d.dir.index == nil {
 			t.Fatalf("%+v: no warm-up", tc.opts)
 		}
-		if built := d.classMap != nil; built != tc.eager {
-			t.Errorf("%+v: classes built by Compile: %v, want %v", tc.opts, built, tc.eager)
+		if d.classMap != nil {
+			t.Errorf("%+v: classes built by Compile", tc.opts)
 		}
 		for _, in := range []string{"/axb", "/c", "/d"} { // Match and MatchPrefix: six inputs
 			checkAgainstBrute(t, ps, set, in)
 		}
-		if built := d.classMap != nil; built != tc.eager {
-			t.Errorf("%+v: classes built in the warm-up: %v, want %v", tc.opts, built, tc.eager)
+		if d.classMap != nil {
+			t.Errorf("%+v: classes built in the warm-up", tc.opts)
 		}
 		// '/', 'a', 'b', 'c' and the others; the End bytes'; the escapes'.
 		want := 5
@@ -842,6 +843,41 @@ func TestCompile_ClassesWhenTheDFARuns(t *testing.T) {
 		if d.classMap == nil || d.cur.Load() == nil {
 			t.Fatalf("%+v: the DFA ran without its classes", tc.opts)
 		}
+	}
+}
+
+// TestMatchPrefix_NoClassForEscapes checks a set whose patterns name
+// every byte but the star, so that no class index is left for its Escape
+// bytes: the warm-up stops at them by their set, the DFA cannot, and
+// refuses (ok false) every input, which Match then decides.
+func TestMatchPrefix_NoClassForEscapes(t *testing.T) {
+	var ps []Pattern
+	for c := range 256 {
+		if c != Wildcard {
+			ps = append(ps, Pattern{Bytes: "/" + string([]byte{byte(c)}) + "x", Priority: uint64(c)})
+		}
+	}
+	set := Compile(ps, Options{Escape: "%", WarmUp: 2 * 4}) // Match and MatchPrefix of four inputs
+	inputs := []string{"/ax", "/%x", "/a%", "/bx"}
+	for round := range 2 { // the warm-up's inputs, then the DFA's
+		for _, in := range inputs {
+			want := bruteBest(ps, in)
+			if got := set.Match(in); got != want {
+				t.Fatalf("round %d: Match(%q) = %d, want %d", round, in, got, want)
+			}
+			got, ok := set.MatchPrefix(in)
+			switch {
+			case round == 0 && ok != !strings.Contains(in, "%"):
+				t.Errorf("warm-up: MatchPrefix(%q) ok %v", in, ok)
+			case round == 1 && ok:
+				t.Errorf("DFA: MatchPrefix(%q) = %d, true; want false, no class for the escapes", in, got)
+			case ok && got != want:
+				t.Errorf("MatchPrefix(%q) = %d, want %d", in, got, want)
+			}
+		}
+	}
+	if st := set.Stats(); st.Classes != 256 || st.States == 0 {
+		t.Errorf("%d classes, %d states; want 256 and the DFA run", st.Classes, st.States)
 	}
 }
 

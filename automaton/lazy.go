@@ -28,31 +28,35 @@ import (
 type prog struct {
 	text string
 	// words holds a bit for each pattern, set when it is anchored (bit r
-	// in words[r>>4]), then from base on the patterns' spans in text, in
-	// rank order (see span): one slice, not two in every automaton.
+	// in words[r>>4]); with stops, the sets of Escape bytes and of End
+	// bytes (see inSet); then from base on the patterns' spans in text,
+	// in rank order (see span): one slice, not several in every automaton.
 	words []uint16
 	// The items, nil until built: a pointer, not three slices in every
 	// automaton, most of which never build them.
 	*itemLayout
-	// The byte classes, nil until built: by Compile when the warm-up or
-	// the fallback needs them (stops), else with the items (classMap), since
-	// most automata never run their DFA.
+	// The byte classes, nil until built with the items (buildClasses),
+	// since most automata never run their DFA.
 	*classMap
-	// stops: the class map was built by Compile, since Escape bytes or
-	// several End bytes stop an input (fallbackMatch); immutable after
-	// Compile, so readers outside a generation look at it instead.
-	stops bool
-	// noFast: there are Escape bytes but no class index was left for them
-	// (MatchPrefix cannot stop at them).
-	noFast  bool
+	// stops: there are Escape bytes or several End bytes, at which the
+	// warm-up and the fallback stop an input (fallbackMatch): their sets
+	// are the stopWords words before base.
+	stops   bool
 	owned   bool  // text is the Set's own, laid out as all (no copy)
 	wide    bool  // spans are wide (see span)
 	n       int32 // the patterns
 	base    int32 // the first word of the spans in words
-	endByte int16 // the End byte when there is one, -1 if none or several
+	endByte int16 // the End byte when there is one, else noEnd or severalEnds
 	budget  int32 // bytes of one generation (at most MaxCacheBytes)
 	reserve int32 // words of a generation's first table (Options.ReserveBytes)
 }
+
+// prog.endByte when there is no End byte, or several (whose set is in
+// words: see inSet).
+const (
+	noEnd       = -1
+	severalEnds = -2
+)
 
 // A pattern's span is where its bytes are in prog.text: two words, its
 // offset and its length, when the text is shorter than longSpan (narrow,
@@ -129,7 +133,10 @@ type classMap struct {
 	classes [256]uint8
 	// fast is classes with the Escape bytes mapped to the escape class;
 	// &classes when there are none.
-	fast     *[256]uint8
+	fast *[256]uint8
+	// hasFast is false when there are Escape bytes but no class index was
+	// left for them: MatchPrefix cannot stop at them on the DFA.
+	hasFast  bool
 	escClass int16 // -1 if none
 	endClass int16 // the class of the End bytes, -1 if none
 	nclass   uint32

@@ -127,25 +127,22 @@ func (d *dfa) fallback() *fallback {
 // fallbackMatch is Match by the fallback, or, in the warm-up (no
 // generation yet), by the direct matcher: the input ends at its first End
 // byte, and with stop the answer is refused (false) at an escape byte
-// before it. Only a prog whose class map Compile built (stops) has Escape
-// bytes or several End bytes: the others need none here.
+// before it. It reads the sets of a prog with stops, not its classes,
+// which the DFA builds.
 func fallbackMatch(d *dfa, stop bool, in string) (uint32, bool) {
 	n := len(in)
-	esc := stop && d.stops && d.escClass >= 0
+	esc := stop && d.stops
 	if !esc && d.endByte >= 0 {
 		if i := strings.IndexByte(in, byte(d.endByte)); i >= 0 {
 			n = i
 		}
-	} else if esc || d.stops && d.endClass >= 0 {
-		cls := &d.classes
-		if stop {
-			cls = d.fast
-		}
+	} else if esc || d.endByte == severalEnds {
+		// An End byte is not an escape (Options.End).
 		for i := 0; i < n; i++ {
-			switch c := int16(cls[in[i]]); {
-			case c == d.endClass:
+			switch c := in[i]; {
+			case int16(c) == d.endByte || d.endByte == severalEnds && d.inSet(1, c):
 				n = i
-			case esc && c == d.escClass:
+			case esc && d.inSet(0, c):
 				return 0, false
 			}
 		}
