@@ -303,7 +303,8 @@ func Compile(patterns []Pattern, opts Options) *Set {
 		return s
 	}
 	if index != nil {
-		s.index = &index
+		s.index = new([]int32)
+		*s.index = index
 	}
 	switch len(opts.End) {
 	case 0:

@@ -86,7 +86,8 @@ const DefaultWarmUp = 1 << 10
 // direct is the direct matcher's index over a prog: the lead's length, and
 // in one slice, index:
 //   - its first keyWords words, a bit for each byte some pattern has
-//     after the lead: the nk bytes with a bucket (see bucket);
+//     after the lead (the nk bytes with a bucket), and their counts
+//     before each 64 bytes (see bucket);
 //   - at, its next nk+2 words: bucket c (the bucket of the c-th of those
 //     bytes) is index[at[c]:at[c+1]], bucket nk standing for the list of
 //     patterns with no byte after the lead;
@@ -132,9 +133,10 @@ const maxDirectSearches = 4 * maxDirectCandidates
 // ones), so the bound keeps every candidate linear in the input.
 const maxDirectPiece = 32
 
-// keyWords is the length of the bit set at the start of a direct index:
-// the bytes some pattern has after the lead, one bit each.
-const keyWords = 256 / 16
+// keyWords is the length of the bit set at the start of a direct index,
+// the bytes some pattern has after the lead, one bit each (16 words),
+// followed by the number of them before each 64 bytes (see bucket).
+const keyWords = 256/16 + 2
 
 // at returns the offsets of dm's buckets in its index (see direct).
 func (dm *direct) at() []uint16 {
@@ -143,7 +145,8 @@ func (dm *direct) at() []uint16 {
 
 // bucket returns the bucket of the inputs whose byte after the lead is c,
 // and false when no pattern has c there: its number is how many of the
-// bytes before c some pattern has there.
+// bytes before c some pattern has there, those before its 64 bytes
+// counted in a byte each of the two words after the set.
 func (dm *direct) bucket(c byte) (int, bool) {
 	set := dm.index[:keyWords:keyWords]
 	j, bit := int(c>>6), uint64(1)<<(c&63)
@@ -151,11 +154,8 @@ func (dm *direct) bucket(c byte) (int, bool) {
 	if w&bit == 0 {
 		return 0, false
 	}
-	k := bits.OnesCount64(w & (bit - 1))
-	for j--; j >= 0; j-- {
-		k += bits.OnesCount64(setWord(set, j))
-	}
-	return k, true
+	before := (uint32(set[16]) | uint32(set[17])<<16) >> (8 * j) & 0xff
+	return int(before) + bits.OnesCount64(w&(bit-1)), true
 }
 
 // setWord returns the 64 bits of the bytes 64j to 64j+63 of a direct
@@ -276,6 +276,13 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 			index[c>>4] |= 1 << (c & 15)
 		}
 	}
+	// The bytes before each 64, a byte each: 0, then those before 64,
+	// 128 and 192 (at most 192).
+	var before [4]uint32
+	for j := 1; j < 4; j++ {
+		before[j] = before[j-1] + uint32(bits.OnesCount64(setWord(index, j-1)))
+	}
+	index[16], index[17] = uint16(before[1]<<8), uint16(before[2]|before[3]<<8)
 	at := dm.at()
 	at[0] = uint16(keyWords + nc + 2)
 	for c := range nc + 1 {

@@ -153,24 +153,35 @@ func TestDirect_HeadlessKeepsTheLead(t *testing.T) {
 // (and one with a star there), and inputs with every byte after the lead,
 // decided in the warm-up as the brute force decides them.
 func TestDirect_BucketOfEveryByte(t *testing.T) {
-	var ps []Pattern
-	for _, c := range []byte{0x00, 0x01, '-', '?', 0x40, 'a', 'z', 0x7f, 0x80, 0xa5, 0xbf, 0xc0, 0xfe, 0xff} {
-		ps = append(ps, Pattern{Bytes: "/" + string([]byte{c}) + "x", Priority: uint64(c)})
-	}
-	ps = append(ps, Pattern{Bytes: "/*y", Priority: 300})
-	set := Compile(ps, Options{})
-	if set.d.dir.index == nil || set.d.dir.nk != 14 {
-		t.Fatalf("no warm-up, or not 14 buckets: %+v", set.d.dir)
-	}
-	var inputs []string
+	var every []byte // every byte but the star
 	for c := range 256 {
-		inputs = append(inputs, "/"+string([]byte{byte(c)})+"x", "/"+string([]byte{byte(c)})+"xy")
+		if c != Wildcard {
+			every = append(every, byte(c))
+		}
 	}
-	for _, in := range inputs {
-		checkAgainstBrute(t, ps, set, in)
-	}
-	if st := set.Stats(); st.Direct != int64(2*len(inputs)) || st.States != 0 {
-		t.Errorf("the warm-up decided %d of %d inputs, %d states built", st.Direct, 2*len(inputs), st.States)
+	for _, after := range [][]byte{
+		{0x00, 0x01, '-', '?', 0x40, 'a', 'z', 0x7f, 0x80, 0xa5, 0xbf, 0xc0, 0xfe, 0xff},
+		every, // more than 128 before the last 64
+	} {
+		var ps []Pattern
+		for _, c := range after {
+			ps = append(ps, Pattern{Bytes: "/" + string([]byte{c}) + "x", Priority: uint64(c)})
+		}
+		ps = append(ps, Pattern{Bytes: "/*y", Priority: 300})
+		set := Compile(ps, Options{WarmUp: 1024})
+		if set.d.dir.index == nil || int(set.d.dir.nk) != len(after) {
+			t.Fatalf("no warm-up, or not %d buckets: %+v", len(after), set.d.dir)
+		}
+		var inputs []string
+		for c := range 256 {
+			inputs = append(inputs, "/"+string([]byte{byte(c)})+"x", "/"+string([]byte{byte(c)})+"xy")
+		}
+		for _, in := range inputs {
+			checkAgainstBrute(t, ps, set, in)
+		}
+		if st := set.Stats(); st.Direct != int64(2*len(inputs)) || st.States != 0 {
+			t.Errorf("the warm-up decided %d of %d inputs, %d states built", st.Direct, 2*len(inputs), st.States)
+		}
 	}
 }
 

@@ -627,10 +627,13 @@ func (b *builder) finishData() {
 	t := b.text
 	var text string
 	if n+len(t) > 0 {
+		// Lines only grow, and so does a rule's line<<2 | kind: the last
+		// record of each kind has the largest line, and every offset is
+		// within the text.
 		narrow := len(t) < 1<<16
 		for _, rs := range [...][]rec{b.rules, b.agents, b.exts, b.sitemaps} {
-			for _, r := range rs {
-				narrow = narrow && r.fitsNarrow()
+			if len(rs) > 0 {
+				narrow = narrow && rs[len(rs)-1].fitsNarrow()
 			}
 		}
 		d := &f.data
@@ -832,8 +835,9 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		}
 	}
 	// Or any rule before this group, found by its value's hash, as the
-	// rules of a second group often are.
-	later := b.rule0 > 0
+	// rules of a second group often are (but for short values, which
+	// would save little text for their hashing).
+	later := b.rule0 > 0 && len(value) >= minSharedValue
 	if later {
 		if r, ok := b.sameValue(value); ok {
 			b.rules = push(b.rules, ruleRec(int(r.at), line, kind, int(r.a), int(r.b)))
@@ -858,20 +862,16 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 	}
 }
 
-// valueHash hashes a rule's value for builder.values: its length and its
-// first and last eight bytes. Values that share them all collide; a file
-// may be made of such values, so a search stops after maxValueProbes
-// entries (the rule then keeps its own text).
+// minSharedValue is the shortest value builder.values holds.
+const minSharedValue = 8
+
+// valueHash hashes a rule's value of at least minSharedValue bytes for
+// builder.values: its length and its first and last eight bytes. Values
+// that share them all collide; a file may be made of such values, so a
+// search stops after maxValueProbes entries (the rule then keeps its own
+// text).
 func valueHash(s string) uint64 {
-	var a, b uint64
-	if n := len(s); n >= 8 {
-		a, b = le64(s), le64(s[n-8:])
-	} else {
-		for i := 0; i < n; i++ {
-			a = a<<8 | uint64(s[i])
-		}
-	}
-	h := (a*0x9e3779b97f4a7c15 ^ b ^ uint64(len(s))) * 0xff51afd7ed558ccd
+	h := (le64(s)*0x9e3779b97f4a7c15 ^ le64(s[len(s)-8:]) ^ uint64(len(s))) * 0xff51afd7ed558ccd
 	return h ^ h>>29
 }
 
@@ -885,8 +885,8 @@ func le64(s string) uint64 {
 // each may compare a value of up to MaxLineLength bytes.
 const maxValueProbes = 8
 
-// sameValue returns the record of a rule read before whose value is value,
-// and false if there is none. It makes b.values on its first call in a
+// sameValue returns the record of a rule read before whose value is value
+// (of at least minSharedValue bytes), and false if there is none. It makes b.values on its first call in a
 // file, from the rules read so far.
 func (b *builder) sameValue(value string) (rec, bool) {
 	if len(b.values) == 0 {
@@ -938,7 +938,9 @@ func (b *builder) growValues() {
 		if r.at < end {
 			continue
 		}
-		b.insertValue(k)
+		if r.a >= minSharedValue {
+			b.insertValue(k)
+		}
 		end = r.at + uint32(r.a) + uint32(r.b)
 	}
 }

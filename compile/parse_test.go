@@ -1017,11 +1017,12 @@ func TestParse_NarrowAndWideRecords(t *testing.T) {
 
 // TestParse_SharesEqualValues checks that a rule whose value is that of a
 // rule of an earlier group, in any order, shares its text (and its
-// pattern, when normalising rewrote it), and that values made to collide
-// in builder.values are still read back as written.
+// pattern, when normalising rewrote it) when it is minSharedValue bytes or
+// longer, and that values made to collide in builder.values are still
+// read back as written.
 func TestParse_SharesEqualValues(t *testing.T) {
-	body := "User-agent: a\nDisallow: /x\nDisallow: /y\nAllow: /z%7e\n\n" +
-		"User-agent: b\nDisallow: /y\nAllow: /z%7e\nAllow: /x\nDisallow: /new\n"
+	body := "User-agent: a\nDisallow: /x-long-1\nDisallow: /y-long-1\nAllow: /z%7e-long\nDisallow: /short\n\n" +
+		"User-agent: b\nDisallow: /y-long-1\nAllow: /z%7e-long\nAllow: /x-long-1\nDisallow: /new-long\nDisallow: /short\n"
 	f := Parse([]byte(body), Options{Semantics: RFC9309})
 	if len(f.Groups) != 2 {
 		t.Fatalf("%d groups, want 2", len(f.Groups))
@@ -1033,14 +1034,17 @@ func TestParse_SharesEqualValues(t *testing.T) {
 			t.Errorf("rule %d of the second group %+v does not share the text of rule %d of the first %+v", i, a, j, b)
 		}
 	}
-	if r := second.At(1); r.Pattern != "/z~" || r.Kind != Allow || r.Line != 8 {
+	if r := second.At(1); r.Pattern != "/z~-long" || r.Kind != Allow || r.Line != 9 {
 		t.Errorf("shared rule: %+v", r)
 	}
-	if r := second.At(2); r.Kind != Allow || r.Value != "/x" {
+	if r := second.At(2); r.Kind != Allow || r.Value != "/x-long-1" {
 		t.Errorf("a shared value keeps its own kind: %+v", r)
 	}
-	if r := second.At(3); r.Value != "/new" || unsafe.StringData(r.Value) == unsafe.StringData(first.At(0).Value) {
+	if r := second.At(3); r.Value != "/new-long" || unsafe.StringData(r.Value) == unsafe.StringData(first.At(0).Value) {
 		t.Errorf("new rule: %+v", r)
+	}
+	if a, b := second.At(4), first.At(3); a.Value != "/short" || unsafe.StringData(a.Value) == unsafe.StringData(b.Value) {
+		t.Errorf("a value shorter than %d bytes shares text: %+v", minSharedValue, a)
 	}
 	// Values of one length whose first and last eight bytes are the same
 	// hash the same: the searches stop after maxValueProbes entries.

@@ -179,7 +179,13 @@ func (rs Rules) Text() string {
 
 // Kind returns the kind of the i-th rule: At(i).Kind, for a caller that
 // wants no more of it, such as a decision.
-func (rs Rules) Kind(i int) RuleKind { return RuleKind(rs.rec(i).line & 3) }
+func (rs Rules) Kind(i int) RuleKind {
+	if uint(i) >= uint(rs.n) {
+		panic("compile: line index out of range")
+	}
+	// A record's line is its second word, narrow or wide.
+	return RuleKind(rs.d.words[rs.d.stride()*(rs.at+uint32(i))+1] & 3)
+}
 
 // Slice returns the rules in a new slice, for a caller that wants them
 // all at once; At reads one without allocating.
