@@ -451,12 +451,12 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 	// caller that ranks its patterns rarely sees.
 	// The spans are narrow when both texts a pattern may be in, text and
 	// the Set's own (at most the patterns and a byte each), are shorter
-	// than longSpan.
+	// than maxNarrow.
 	owned := 0
 	for k := range patterns {
 		owned += len(patterns[k].Bytes) + 1
 	}
-	p.wide = len(text) >= longSpan || owned >= longSpan
+	p.wide = len(text) >= maxNarrow || owned >= maxNarrow
 	p.base = int32(len(patterns)+15) / 16
 	if p.stops {
 		p.base += stopWords
@@ -511,13 +511,13 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 		if len(b) == 0 {
 			at = 0
 		}
-		if own == nil && (len(b) == 0 || shareable && len(b) < longSpan && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
+		if own == nil && (len(b) == 0 || shareable && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
 			p.appendSpan(int(at), len(b))
 		} else {
 			if own == nil {
 				own = make([]byte, 0, owned)
 				for r := range int32(kept) {
-					at, n := p.span(r) // shared: shorter than longSpan
+					at, n := p.span(r)
 					b := text[at : at+n]
 					p.setSpan(r, len(own), len(b))
 					own = append(append(own, b...), 0)

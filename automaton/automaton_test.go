@@ -189,7 +189,7 @@ func checkAgainstBrute(t *testing.T, ps []Pattern, set *Set, in string) {
 			case sharedText, sharedTextButLast:
 				ps, o.Text = inOneText(ps, o.Text == sharedTextButLast, 0)
 			case sharedWideText:
-				ps, o.Text = inOneText(ps, false, longSpan)
+				ps, o.Text = inOneText(ps, false, maxNarrow)
 			}
 			v := Compile(ps, o)
 			if wide && v.d != nil && !v.d.wide {
@@ -714,11 +714,11 @@ func TestMatch_EndHoldsBytes(t *testing.T) {
 // builds its first state; a pattern outside it, or one that simplifying
 // rewrites, makes the Set copy them all; the answers are the same.
 func TestCompile_TextKeepsOffsets(t *testing.T) {
-	// A pattern of longSpan bytes or more is kept only in the Set's own
-	// text, where its length is where the next pattern starts.
+	// A text of maxNarrow bytes or more makes the spans wide; a pattern
+	// that long is kept as an offset too.
 	text := "Disallow: /private/*\nAllow: /private/public$\nDisallow: /\nDisallow: /a**b\n" +
-		"Disallow: /long" + strings.Repeat("l", longSpan) + "\n"
-	long := text[len(text)-longSpan-6 : len(text)-1]
+		"Disallow: /long" + strings.Repeat("l", maxNarrow) + "\n"
+	long := text[len(text)-maxNarrow-6 : len(text)-1]
 	sub := func(s string) string {
 		i := strings.Index(text, s)
 		if i < 0 {
@@ -744,7 +744,8 @@ func TestCompile_TextKeepsOffsets(t *testing.T) {
 		{"all in the text", nil, false},
 		{"one outside it", &Pattern{Bytes: strings.Clone("/elsewhere"), Priority: 5}, true},
 		{"one rewritten", &Pattern{Bytes: sub("/a**b"), Priority: 5}, true},
-		{"one too long for a span's length", &Pattern{Bytes: long, Priority: 5}, true},
+		{"a long one", &Pattern{Bytes: long, Priority: 5}, false},
+		{"a long one outside it", &Pattern{Bytes: strings.Clone(long), Priority: 5}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ps := slices.Clone(base)
