@@ -511,13 +511,13 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 		if len(b) == 0 {
 			at = 0
 		}
-		if own == nil && (len(b) == 0 || shareable && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
+		if own == nil && (len(b) == 0 || shareable && len(b) < maxNarrow && at <= uintptr(len(text)) && uintptr(len(b)) <= uintptr(len(text))-at) {
 			p.appendSpan(int(at), len(b))
 		} else {
 			if own == nil {
 				own = make([]byte, 0, owned)
 				for r := range int32(kept) {
-					at, n := p.span(r)
+					at, n := p.span(r) // shared: shorter than maxNarrow
 					b := text[at : at+n]
 					p.setSpan(r, len(own), len(b))
 					own = append(append(own, b...), 0)

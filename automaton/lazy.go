@@ -61,13 +61,16 @@ const (
 // A pattern's span is where its bytes are in prog.text: two words, its
 // offset and its length, when the texts it may be in are shorter than
 // maxNarrow bytes (narrow, as in every real robots.txt's automaton); else
-// four (wide), its offset and its end, each in two halves.
+// three (wide), its offset in two halves and its length, or maxNarrow for
+// a pattern of 65,535 bytes or more. Only the Set's own text holds such a
+// pattern (layout), where each pattern is followed by one byte and then
+// the next: its length is where the next begins, less that byte.
 const maxNarrow = 1<<16 - 1
 
 // stride returns the words of a span.
 func (p *prog) stride() int {
 	if p.wide {
-		return 4
+		return 3
 	}
 	return 2
 }
@@ -85,9 +88,9 @@ func (p *prog) appendSpan(at, n int) {
 // setSpan sets the span of the pattern of rank r.
 func (p *prog) setSpan(r int32, at, n int) {
 	if p.wide {
-		i := p.base + 4*r
-		s := p.words[i : i+4 : i+4]
-		s[0], s[1], s[2], s[3] = uint16(at), uint16(at>>16), uint16(at+n), uint16((at+n)>>16)
+		i := p.base + 3*r
+		s := p.words[i : i+3 : i+3]
+		s[0], s[1], s[2] = uint16(at), uint16(at>>16), uint16(min(n, maxNarrow))
 		return
 	}
 	i := p.base + 2*r
@@ -95,13 +98,13 @@ func (p *prog) setSpan(r int32, at, n int) {
 	s[0], s[1] = uint16(at), uint16(n)
 }
 
-// span returns the offset of the pattern of rank r and its length.
+// span returns the offset of the pattern of rank r, and its length or
+// maxNarrow.
 func (p *prog) span(r int32) (at, n uint32) {
 	if p.wide {
-		i := p.base + 4*r
-		s := p.words[i : i+4 : i+4]
-		at = uint32(s[0]) | uint32(s[1])<<16
-		return at, uint32(s[2]) | uint32(s[3])<<16 - at
+		i := p.base + 3*r
+		s := p.words[i : i+3 : i+3]
+		return uint32(s[0]) | uint32(s[1])<<16, uint32(s[2])
 	}
 	i := p.base + 2*r
 	s := p.words[i : i+2 : i+2]
@@ -111,6 +114,13 @@ func (p *prog) span(r int32) (at, n uint32) {
 // spanOf returns the bytes of the pattern of rank r in text.
 func (p *prog) spanOf(text string, r int32) string {
 	at, n := p.span(r)
+	if n == maxNarrow && p.wide {
+		end := uint32(len(text))
+		if r+1 < p.n {
+			end, _ = p.span(r + 1)
+		}
+		n = end - at - 1
+	}
 	return text[at : at+n]
 }
 
@@ -197,16 +207,7 @@ const (
 
 // pattern returns the bytes of the pattern of rank r (its end item left
 // out).
-func (p *prog) pattern(r int32) string {
-	// span, written so that pattern is inlined: the direct matcher calls
-	// it for every rule it tries.
-	w := p.words[p.base:]
-	if !p.wide {
-		return p.text[w[2*r]:][:w[2*r+1]]
-	}
-	w = w[4*r : 4*r+4]
-	return p.text[uint32(w[0])|uint32(w[1])<<16 : uint32(w[2])|uint32(w[3])<<16]
-}
+func (p *prog) pattern(r int32) string { return p.spanOf(p.text, r) }
 
 // rank returns the rank of the pattern item it belongs to.
 func (p *prog) rank(it int32) int32 {
