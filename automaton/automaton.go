@@ -297,7 +297,15 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	order := sc.rankOrder(patterns)
-	d.stops = opts.Escape != "" || len(opts.End) > 1
+	// One End byte, however often End repeats it, is looked for alone.
+	d.endByte = noEnd
+	if opts.End != "" {
+		d.endByte = int16(opts.End[0])
+		if strings.Trim(opts.End, opts.End[:1]) != "" {
+			d.endByte = severalEnds
+		}
+	}
+	d.stops = opts.Escape != "" || d.endByte == severalEnds
 	index, kept := d.layout(sc, patterns, order, opts.End, opts.Text)
 	if kept == 0 {
 		return s
@@ -305,14 +313,6 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	if index != nil {
 		s.index = new([]int32)
 		*s.index = index
-	}
-	switch len(opts.End) {
-	case 0:
-		d.endByte = noEnd
-	case 1:
-		d.endByte = int16(opts.End[0])
-	default:
-		d.endByte = severalEnds
 	}
 	if d.stops {
 		for k, set := range [...]string{opts.Escape, opts.End} {
@@ -663,7 +663,7 @@ func (p *prog) stopBytes() (escape, end string) {
 		}
 		if k == 0 {
 			escape = string(b)
-		} else if len(b) > 1 {
+		} else if p.endByte == severalEnds {
 			end = string(b)
 		}
 	}
@@ -741,8 +741,10 @@ func (s *Set) Match(input string) int {
 
 // MatchPrefix is Match, except that it may stop at a byte of Options.Escape
 // and then return ok false (and NoMatch): the DFA stops at the first escape
-// byte that could change the answer, the fallback at the first escape byte.
-// With ok true the answer is Match's.
+// byte that could change the answer, the warm-up and the fallback at the
+// first escape byte. The DFA of a Set whose patterns name every byte but
+// the star, which leaves no byte class for the escapes, returns ok false
+// for every input. With ok true the answer is Match's.
 func (s *Set) MatchPrefix(input string) (index int, ok bool) {
 	d := s.d
 	if d == nil {

@@ -108,10 +108,11 @@ var variantOptions = []Options{
 	{Escape: "b%"}, {Escape: "b%", WarmUp: -1}, {Escape: "b%", CacheBytes: -1},
 	{End: "c"}, {End: "c", WarmUp: -1}, {End: "c", CacheBytes: -1},
 	{End: "a", Escape: "b%"}, {End: "a", Escape: "b%", WarmUp: -1}, {End: "a", Escape: "b%", CacheBytes: -1},
-	// Several End bytes, whose classes Compile builds for the warm-up and
-	// the fallback; and a warm-up of two inputs, after which the DFA
-	// builds its classes (with one End byte, or none).
+	// Several End bytes, which the warm-up and the fallback find by their
+	// set; one End byte given twice; and a warm-up of two inputs, after
+	// which the DFA builds its classes (with one End byte, or none).
 	{End: "ca"}, {End: "ca", WarmUp: -1}, {End: "ca", CacheBytes: -1},
+	{End: "cc"}, {End: "cc", WarmUp: -1},
 	{WarmUp: 2}, {WarmUp: 2, End: "c"},
 }
 

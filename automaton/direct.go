@@ -437,8 +437,7 @@ func (dm *direct) head(p *prog, r int32) string {
 // sortHeads).
 const headKeyBytes = 6
 
-// chain sorts the bucket of class c by head (then rank) and points each
-// entry up.
+// chain sorts bucket c by head (then rank) and points each entry up.
 func (dm *direct) chain(p *prog, sc *scratch, c int32) {
 	at := dm.at()
 	es := dm.index[at[c]:at[c+1]]
@@ -732,7 +731,7 @@ func (dm *direct) first(p *prog, a, b []uint16, in string) (uint32, int) {
 	return 0, tried
 }
 
-// ups returns the up entries of the bucket of class c (see direct).
+// ups returns the up entries of bucket c (see direct).
 func (dm *direct) ups(p *prog, c int) []uint16 {
 	at, n := dm.at(), p.count()
 	// They follow the entries, from the one at upsFrom on.

@@ -15,7 +15,7 @@ import (
 //
 // The patterns are spans of text, in rank order. The text is the caller's
 // when every pattern is a substring of Options.Text (the Set then holds
-// 6 bytes a pattern, not a copy), or else the Set's own copy, laid out as
+// 4 or 6 bytes a pattern, not a copy), or else the Set's own copy, laid out as
 // all below. The direct matcher of the warm-up reads the spans alone; the
 // DFA and the fallback read the items, built with the first generation
 // (items), which an automaton that decides all its inputs in the warm-up

@@ -4,7 +4,7 @@ import "fmt"
 
 // A File holds its lines as records, not as the structs its API gives:
 // most of what a parsed file keeps is its lines, and a crawler keeps files
-// by the million. A record is 12 bytes and holds no pointer, so the
+// by the million. A record is 8 or 12 bytes and holds no pointer, so the
 // garbage collector does not scan them; the File's records and its text
 // are one allocation (see finishData). A file whose text is shorter than
 // 64 KiB and whose records' lines fit 16 bits, as nearly every real one,
