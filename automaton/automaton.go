@@ -317,8 +317,7 @@ func Compile(patterns []Pattern, opts Options) *Set {
 	if d.stops {
 		for k, set := range [...]string{opts.Escape, opts.End} {
 			for i := 0; i < len(set); i++ {
-				c := set[i]
-				d.words[d.base-stopWords+int32(k*16)+int32(c>>4)] |= 1 << (c & 15)
+				setBit(d.stopSet(int32(k)), int(set[i]))
 			}
 		}
 	}
@@ -527,7 +526,7 @@ func (d *dfa) layout(sc *scratch, patterns []Pattern, order []int32, end, text s
 			own = append(append(own, b...), 0) // 0: the end item's byte
 		}
 		if anchored {
-			p.words[kept>>4] |= 1 << (kept & 15)
+			setBit(p.words, kept)
 		}
 		if index == nil && pi != int32(kept) {
 			index = make([]int32, kept, len(patterns))
@@ -639,11 +638,16 @@ func (p *prog) buildClasses() {
 // prog's words (see prog): a bit for each byte, in each.
 const stopWords = 2 * 256 / 16
 
+// stopSet returns the set of Escape bytes (k 0) or of End bytes (k 1) of
+// a prog with stops, in its words.
+func (p *prog) stopSet(k int32) []uint16 {
+	at := p.base - stopWords + 16*k
+	return p.words[at : at+16 : at+16]
+}
+
 // inSet reports whether c is in the set of Escape bytes (k 0) or of End
 // bytes (k 1) of a prog with stops.
-func (p *prog) inSet(k int32, c byte) bool {
-	return p.words[p.base-stopWords+16*k+int32(c>>4)]&(1<<(c&15)) != 0
-}
+func (p *prog) inSet(k int32, c byte) bool { return hasBit(p.stopSet(k), int(c)) }
 
 // stopBytes returns the Escape bytes and the End bytes.
 func (p *prog) stopBytes() (escape, end string) {
@@ -1074,15 +1078,11 @@ func (d *dfa) fixedBytes() int {
 	if p.owned {
 		n += len(p.text)
 	}
-	built := d.cur.Load() != nil // the items and classes are, and published with it
-	if built {
-		n += int(unsafe.Sizeof(itemLayout{})) + 8*len(p.ends) + 4*cap(p.starts)
+	if d.cur.Load() != nil { // the items and classes are built, and published with it
+		n += int(unsafe.Sizeof(itemLayout{})) + 8*len(p.ends) + 4*cap(p.starts) + int(unsafe.Sizeof(classMap{}))
 		if !p.owned {
 			n += len(p.all)
 		}
-	}
-	if built {
-		n += int(unsafe.Sizeof(classMap{}))
 		if p.fast != &p.classes {
 			n += 256
 		}

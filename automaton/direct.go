@@ -273,7 +273,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 	index := dm.index
 	for c, k := range perByte[:256] {
 		if k > 0 {
-			index[c>>4] |= 1 << (c & 15)
+			setBit(index, c)
 		}
 	}
 	// The bytes before each 64, a byte each: 0, then those before 64,
@@ -650,11 +650,11 @@ func (dm *direct) match(p *prog, in string) (uint32, int) {
 		}
 		everywhere, sized = passed[:k], 0
 	}
-	if len(in) <= lead || !hasLead {
-		return dm.first(p, everywhere, nil, in)
+	c, ok := 0, false
+	if hasLead && len(in) > lead {
+		c, ok = dm.bucket(in[lead])
 	}
-	c, ok := dm.bucket(in[lead])
-	if !ok { // no pattern has this byte after the lead
+	if !ok { // no byte after the lead, or none a pattern has there
 		return dm.first(p, everywhere, nil, in)
 	}
 	bucket := dm.index[at[c]:at[c+1]]

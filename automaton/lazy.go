@@ -196,7 +196,14 @@ func (p *prog) items() {
 }
 
 // anchored reports whether the pattern of rank r is anchored.
-func (p *prog) anchored(r int32) bool { return p.words[r>>4]&(1<<(r&15)) != 0 }
+func (p *prog) anchored(r int32) bool { return hasBit(p.words, int(r)) }
+
+// setBit and hasBit treat words as a set of small integers: i is bit
+// i&15 of words[i>>4] (a prog's anchored patterns and stop sets, the
+// direct matcher's bytes after the lead).
+func setBit(words []uint16, i int) { words[i>>4] |= 1 << (i & 15) }
+
+func hasBit(words []uint16, i int) bool { return words[i>>4]&(1<<(i&15)) != 0 }
 
 // Item kinds.
 const (

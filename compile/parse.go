@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/bytesearch"
 )
 
 // handler receives each line of a robots.txt as scan reads it. Parse's
@@ -824,25 +826,9 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		}
 		return
 	}
-	// Files often give several groups the same rules in the same order:
-	// a rule whose value is that of the rule at its place in the last
-	// group with rules shares its text (a sixth of the corpus's rule text
-	// is such a copy).
-	if k := b.last0 + len(b.rules) - b.rule0; k < b.rule0 {
-		if r := b.rules[k]; int(r.a) == len(value) && string(b.text[r.at:r.at+uint32(r.a)]) == value {
-			b.rules = push(b.rules, ruleRec(int(r.at), line, kind, int(r.a), int(r.b)))
-			return
-		}
-	}
-	// Or any rule before this group, found by its value's hash, as the
-	// rules of a second group often are (but for short values, which
-	// would save little text for their hashing).
-	later := b.rule0 > 0 && len(value) >= minSharedValue
-	if later {
-		if r, ok := b.sameValue(value); ok {
-			b.rules = push(b.rules, ruleRec(int(r.at), line, kind, int(r.a), int(r.b)))
-			return
-		}
+	if r, ok := b.earlierValue(value); ok {
+		b.rules = push(b.rules, ruleRec(int(r.at), line, kind, int(r.a), int(r.b)))
+		return
 	}
 	// The pattern (NormalizePattern's) follows the value in the text when
 	// normalising rewrites it: written there, not made and copied.
@@ -857,9 +843,39 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		b.text = appendCanonical(b.text, value, first, m)
 		b.rules = push(b.rules, ruleRec(at, line, kind, len(value), len(b.text)-at-len(value)))
 	}
-	if later {
+	if b.hashed(value) {
 		b.addValue(len(b.rules) - 1)
 	}
+}
+
+// hashed reports whether a rule of value is looked for, and then kept, in
+// b.values: in a group after the first with rules, and minSharedValue
+// bytes or longer.
+func (b *builder) hashed(value string) bool { return b.rule0 > 0 && len(value) >= minSharedValue }
+
+// earlierValue returns the record of a rule before the open group whose
+// value is value, whose text the rule shares, and false if it finds none.
+// Files often give several groups the same rules in the same order: the
+// rule at its place in the last group with rules is looked at first (a
+// sixth of the corpus's rule text is such a copy); then any rule before
+// the group, found by its value's hash, but for short values, which would
+// save little text for their hashing.
+func (b *builder) earlierValue(value string) (rec, bool) {
+	if k := b.last0 + len(b.rules) - b.rule0; k < b.rule0 {
+		if r := b.rules[k]; b.valueOf(r) == value {
+			return r, true
+		}
+	}
+	if b.hashed(value) {
+		return b.sameValue(value)
+	}
+	return rec{}, false
+}
+
+// valueOf returns the value of a rule's record r, a view of b.text (valid
+// until it grows).
+func (b *builder) valueOf(r rec) string {
+	return unsafe.String(unsafe.SliceData(b.text[r.at:]), int(r.a))
 }
 
 // minSharedValue is the shortest value builder.values holds.
@@ -871,14 +887,8 @@ const minSharedValue = 8
 // search stops after maxValueProbes entries (the rule then keeps its own
 // text).
 func valueHash(s string) uint64 {
-	h := (le64(s)*0x9e3779b97f4a7c15 ^ le64(s[len(s)-8:]) ^ uint64(len(s))) * 0xff51afd7ed558ccd
+	h := (bytesearch.Load64(s)*0x9e3779b97f4a7c15 ^ bytesearch.Load64(s[len(s)-8:]) ^ uint64(len(s))) * 0xff51afd7ed558ccd
 	return h ^ h>>29
-}
-
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // maxValueProbes bounds the entries of builder.values one search reads:
@@ -899,7 +909,7 @@ func (b *builder) sameValue(value string) (rec, bool) {
 		if k == 0 {
 			break
 		}
-		if r := b.rules[k-1]; int(r.a) == len(value) && string(b.text[r.at:r.at+uint32(r.a)]) == value {
+		if r := b.rules[k-1]; b.valueOf(r) == value {
 			return r, true
 		}
 		i = (i + 1) & mask
@@ -950,7 +960,7 @@ func (b *builder) growValues() {
 func (b *builder) insertValue(k int) {
 	r := b.rules[k]
 	mask := uint64(len(b.values) - 1)
-	i := valueHash(unsafe.String(&b.text[r.at], int(r.a))) & mask
+	i := valueHash(b.valueOf(r)) & mask
 	for range maxValueProbes {
 		if b.values[i] == 0 {
 			b.values[i] = uint32(k) + 1

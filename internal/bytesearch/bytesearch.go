@@ -26,7 +26,7 @@ func IndexAny4[T string | []byte](s T, from int, a, b, c, d byte) int {
 	wa, wb, wc, wd := uint64(a)*ones, uint64(b)*ones, uint64(c)*ones, uint64(d)*ones
 	i := from
 	for ; i+8 <= len(s); i += 8 {
-		if m := marks(load64(s[i:]), wa, wb, wc, wd); m != 0 {
+		if m := marks(Load64(s[i:]), wa, wb, wc, wd); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
@@ -38,7 +38,7 @@ func IndexAny4[T string | []byte](s T, from int, a, b, c, d byte) int {
 		// have been searched and hold no match, so no borrow reaches the
 		// bytes from i on.
 		j := len(s) - 8
-		if m := marks(load64(s[j:]), wa, wb, wc, wd) >> (8 * (i - j)); m != 0 {
+		if m := marks(Load64(s[j:]), wa, wb, wc, wd) >> (8 * (i - j)); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		return -1
@@ -61,9 +61,9 @@ func marks(w, wa, wb, wc, wd uint64) uint64 {
 	return ((xa-ones)&^xa | (xb-ones)&^xb | (xc-ones)&^xc | (xd-ones)&^xd) & highs
 }
 
-// load64 returns the first eight bytes of s (at least eight long) as a
+// Load64 returns the first eight bytes of s (at least eight long) as a
 // little-endian word; the compiler makes it one load.
-func load64[T string | []byte](s T) uint64 {
+func Load64[T string | []byte](s T) uint64 {
 	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
