@@ -348,7 +348,10 @@ func Compile(patterns []Pattern, opts Options) *Set {
 
 // directs returns the number of inputs the direct matcher decided: those
 // of the warm-up, less those left while it lasts (exact unless inputs
-// were decided concurrently as it ended).
+// were decided concurrently as it ended). It is called under d.mu, which
+// both ends of the warm-up hold (endWarmUp, firstGen): its three loads
+// then see the warm-up before its end or after it, never one of each (an
+// early end read as a full warm-up).
 func (d *dfa) directs() int64 {
 	if d.dir.index == nil {
 		return 0
@@ -1038,12 +1041,12 @@ func (s *Set) Stats() Stats {
 		if g := d.cur.Load(); g != nil {
 			st.States = len(g.states)
 		}
+		st.Direct = d.directs()
 		d.mu.Unlock()
 		st.Classes = int(d.classesNow().nclass)
 		st.Clears = d.clears.Load()
 		st.GiveUps = d.giveUps.Load()
 		st.Fallback = d.fallbacks.Load()
-		st.Direct = d.directs()
 	}
 	return st
 }
