@@ -639,13 +639,13 @@ func (p *prog) buildClasses() {
 
 // stopWords is the length of the sets of Escape bytes and End bytes in a
 // prog's words (see prog): a bit for each byte, in each.
-const stopWords = 2 * 256 / 16
+const stopWords = 2 * setWords
 
 // stopSet returns the set of Escape bytes (k 0) or of End bytes (k 1) of
 // a prog with stops, in its words.
 func (p *prog) stopSet(k int32) []uint16 {
-	at := p.base - stopWords + 16*k
-	return p.words[at : at+16 : at+16]
+	at := p.base - stopWords + setWords*k
+	return p.words[at : at+setWords : at+setWords]
 }
 
 // inSet reports whether c is in the set of Escape bytes (k 0) or of End

@@ -136,7 +136,10 @@ const maxDirectPiece = 32
 // keyWords is the length of the bit set at the start of a direct index,
 // the bytes some pattern has after the lead, one bit each (16 words),
 // followed by the number of them before each 64 bytes (see bucket).
-const keyWords = 256/16 + 2
+const keyWords = setWords + 2
+
+// setWords is the length of a set of bytes in 16-bit words.
+const setWords = 256 / 16
 
 // at returns the offsets of dm's buckets in its index (see direct).
 func (dm *direct) at() []uint16 {
@@ -154,8 +157,19 @@ func (dm *direct) bucket(c byte) (int, bool) {
 	if w&bit == 0 {
 		return 0, false
 	}
-	before := (uint32(set[16]) | uint32(set[17])<<16) >> (8 * j) & 0xff
+	before := (uint32(set[setWords]) | uint32(set[setWords+1])<<16) >> (8 * j) & 0xff
 	return int(before) + bits.OnesCount64(w&(bit-1)), true
+}
+
+// putCounts writes the counts bucket reads after a direct index's bit set:
+// the bytes of the set before each 64 bytes, a byte each (0, then those
+// before 64, 128 and 192: at most 192), in two words.
+func putCounts(set []uint16) {
+	var before [4]uint32
+	for j := 1; j < 4; j++ {
+		before[j] = before[j-1] + uint32(bits.OnesCount64(setWord(set, j-1)))
+	}
+	set[setWords], set[setWords+1] = uint16(before[1]<<8), uint16(before[2]|before[3]<<8)
 }
 
 // setWord returns the 64 bits of the bytes 64j to 64j+63 of a direct
@@ -276,13 +290,7 @@ func directFor(p *prog, sc *scratch) (direct, bool) {
 			setBit(index, c)
 		}
 	}
-	// The bytes before each 64, a byte each: 0, then those before 64,
-	// 128 and 192 (at most 192).
-	var before [4]uint32
-	for j := 1; j < 4; j++ {
-		before[j] = before[j-1] + uint32(bits.OnesCount64(setWord(index, j-1)))
-	}
-	index[16], index[17] = uint16(before[1]<<8), uint16(before[2]|before[3]<<8)
+	putCounts(index[:keyWords:keyWords])
 	at := dm.at()
 	at[0] = uint16(keyWords + nc + 2)
 	for c := range nc + 1 {

@@ -632,8 +632,9 @@ func (b *builder) finishData() {
 		// Lines only grow, and so does a rule's line<<2 | kind: the last
 		// record of each kind has the largest line, and every offset is
 		// within the text.
+		kinds := [...][]rec{b.rules, b.agents, b.exts, b.sitemaps}
 		narrow := len(t) < 1<<16
-		for _, rs := range [...][]rec{b.rules, b.agents, b.exts, b.sitemaps} {
+		for _, rs := range kinds {
 			if len(rs) > 0 {
 				narrow = narrow && rs[len(rs)-1].fitsNarrow()
 			}
@@ -645,7 +646,7 @@ func (b *builder) finishData() {
 		// holds no pointer, and a string may view any part of it.
 		all := make([]uint32, s*n+(len(t)+3)/4)
 		k := 0
-		for _, rs := range [...][]rec{b.rules, b.agents, b.exts, b.sitemaps} {
+		for _, rs := range kinds {
 			for _, r := range rs {
 				put(all, narrow, k, r)
 				k++
@@ -902,17 +903,15 @@ func (b *builder) sameValue(value string) (rec, bool) {
 	if len(b.values) == 0 {
 		b.growValues()
 	}
-	mask := uint64(len(b.values) - 1)
-	i := valueHash(value) & mask
-	for range maxValueProbes {
-		k := b.values[i]
+	h := valueHash(value)
+	for j := range maxValueProbes {
+		k := b.values[b.valueSlot(h, j)]
 		if k == 0 {
 			break
 		}
 		if r := b.rules[k-1]; b.valueOf(r) == value {
 			return r, true
 		}
-		i = (i + 1) & mask
 	}
 	return rec{}, false
 }
@@ -958,18 +957,22 @@ func (b *builder) growValues() {
 // insertValue puts the rule at index k of b.rules in b.values, within
 // maxValueProbes entries of its hash's.
 func (b *builder) insertValue(k int) {
-	r := b.rules[k]
-	mask := uint64(len(b.values) - 1)
-	i := valueHash(b.valueOf(r)) & mask
-	for range maxValueProbes {
-		if b.values[i] == 0 {
+	h := valueHash(b.valueOf(b.rules[k]))
+	for j := range maxValueProbes {
+		if i := b.valueSlot(h, j); b.values[i] == 0 {
 			b.values[i] = uint32(k) + 1
 			b.nValues++
 			return
 		}
-		i = (i + 1) & mask
 	}
 	// Past the searches' reach: the rule is left out.
+}
+
+// valueSlot returns the j-th entry of b.values a search for a value of
+// hash h reads (j < maxValueProbes): the one its hash picks, then those
+// after it, around the end.
+func (b *builder) valueSlot(h uint64, j int) uint64 {
+	return (h + uint64(j)) & uint64(len(b.values)-1)
 }
 
 // outside says why a line is outside every group.

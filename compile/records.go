@@ -67,6 +67,11 @@ func (d *records) rec(k uint32) rec {
 	return rec{at: w[0], line: w[1], a: uint16(w[2]), b: uint16(w[2] >> 16)}
 }
 
+// lineWord returns the word of the record at index k that holds its line
+// in its low bits (16 narrow, all 32 wide): its second, in both widths.
+// A decision reads a rule's kind there alone (Rules.Kind).
+func (d *records) lineWord(k uint32) uint32 { return d.words[d.stride()*k+1] }
+
 // fitsNarrow reports whether r fits a narrow record.
 func (r rec) fitsNarrow() bool { return r.at|r.line < 1<<16 }
 
@@ -101,13 +106,17 @@ func (v run) words() []uint32 {
 	return v.d.words[s*v.at : s*(v.at+v.n)]
 }
 
-// rec returns the i-th record of v. It panics if i is out of range.
-func (v run) rec(i int) rec {
+// index returns the index in v's records of its i-th. It panics if i is
+// out of range.
+func (v run) index(i int) uint32 {
 	if uint(i) >= uint(v.n) {
 		panic("compile: line index out of range")
 	}
-	return v.d.rec(v.at + uint32(i))
+	return v.at + uint32(i)
 }
+
+// rec returns the i-th record of v. It panics if i is out of range.
+func (v run) rec(i int) rec { return v.d.rec(v.index(i)) }
 
 // sliceOf returns v's lines in a new slice, made by at, nil when there
 // are none.
@@ -179,13 +188,7 @@ func (rs Rules) Text() string {
 
 // Kind returns the kind of the i-th rule: At(i).Kind, for a caller that
 // wants no more of it, such as a decision.
-func (rs Rules) Kind(i int) RuleKind {
-	if uint(i) >= uint(rs.n) {
-		panic("compile: line index out of range")
-	}
-	// A record's line is its second word, narrow or wide.
-	return RuleKind(rs.d.words[rs.d.stride()*(rs.at+uint32(i))+1] & 3)
-}
+func (rs Rules) Kind(i int) RuleKind { return RuleKind(rs.d.lineWord(rs.index(i)) & 3) }
 
 // Slice returns the rules in a new slice, for a caller that wants them
 // all at once; At reads one without allocating.
