@@ -109,3 +109,34 @@ func BenchmarkFile_Select(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParse_Corpus parses every corpus file (all of each: MaxFileSize
+// 64 MiB), in Google semantics: the parse that a crawler's first contact
+// with each site costs. ns/op is one pass over the corpus.
+func BenchmarkParse_Corpus(b *testing.B) {
+	dir := corpus.Dir(b)
+	if dir == "" {
+		b.Skip("no corpus (set ROBOTSTXT_CORPUS)")
+	}
+	files, err := corpus.Files(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var bodies [][]byte
+	var size int64
+	for _, f := range files {
+		body, err := os.ReadFile(f.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bodies, size = append(bodies, body), size+int64(len(body))
+	}
+	opts := Options{Semantics: Google, MaxFileSize: 64 << 20}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for range b.N {
+		for _, body := range bodies {
+			Parse(body, opts)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func TestCorpus_ParseAll(t *testing.T) {
 		files++
 		bytes += len(body)
 		for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
-			f := Parse(body, Options{Semantics: sem})
+			f := Parse(body, Options{Semantics: sem, Diagnostics: true})
 			checkFile(t, body, f)
 			if sem != RFC9309 {
 				continue

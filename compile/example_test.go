@@ -42,7 +42,7 @@ Sitemap: https://example.com/sitemap.xml
 
 func Example_diagnostics() {
 	body := []byte("User-agent: *\nDisalow: /tmp\nHello world\n<html>\n")
-	f := compile.Parse(body, compile.Options{})
+	f := compile.Parse(body, compile.Options{Diagnostics: true})
 	for _, d := range f.Diagnostics {
 		fmt.Printf("%v (%q)\n", d, d.Text)
 	}

@@ -119,7 +119,7 @@ func checkFile(t *testing.T, body []byte, f *File) {
 			}
 		}
 		for _, e := range g.Extensions.Slice() {
-			if e.Line <= first || e.Line > f.Lines || e.Key != asciiLower(e.Key) {
+			if e.Line <= first || e.Line > f.Lines || e.Key != strings.ToLower(e.Key) {
 				fail("group %d: extension %+v before its agents or key not lower case", gi, e)
 			}
 			line = max(line, e.Line)

@@ -2,21 +2,16 @@ package compile
 
 import "fmt"
 
-// A File holds its lines as records, not as the structs its API gives:
-// most of what a parsed file keeps is its lines, and a crawler keeps files
-// by the million. A record is 8 or 12 bytes and holds no pointer, so the
-// garbage collector does not scan them; the File's records and its text
-// are one allocation (see finishData). A file whose text is shorter than
-// 64 KiB and whose records' lines fit 16 bits, as nearly every real one,
-// keeps its records narrow, in 8 bytes each. Rules, Agents, Extensions and
-// Sitemaps are views of a run of records: their At makes a line's struct,
-// whose strings are parts of the text, without allocating.
+// A File holds its lines as records, not as the structs its API gives: a
+// record is 16 bytes of offsets into the file's text and holds no pointer,
+// so a crawler that keeps files by the million keeps mostly their values,
+// and the garbage collector does not scan them. Rules, Agents, Extensions
+// and Sitemaps are views of a run of records: their At makes a line's
+// struct, whose strings are parts of the text, without allocating.
 
 // rec is one line of a File: a rule, a user-agent line, an extension or a
-// sitemap, as the builder makes it and a view reads it (records keep it in
-// two or three words). at is the offset in the file's text of its first
-// string, line its line (for a rule line<<2 | kind), and a and b are
-// lengths:
+// sitemap. at is the offset in the file's text of its first string, line
+// its line, and a and b are lengths:
 //
 //	rule:      the value, a bytes at at; the pattern, b bytes after the
 //	           value, or the value itself when b is 0 (normalising did
@@ -29,59 +24,21 @@ import "fmt"
 //
 // The widths hold for any file Parse reads: a value is at most
 // MaxLineLength bytes and a pattern three times that (recLimits), a file
-// at most LargestMaxFileSize bytes, so it has fewer than 1<<30 lines and
-// its text is shorter than 1<<32 bytes.
+// at most LargestMaxFileSize bytes, so its text is shorter than 1<<32.
 type rec struct {
 	at, line uint32
 	a, b     uint16
+	kind     RuleKind // a rule's; NoRule for the other lines
 }
 
 // recLimits fails to compile if a value's or pattern's length may not fit
 // a rec's uint16.
 const recLimits uint16 = 3 * MaxLineLength
 
-// records are what a File's views read: the text and the records, in
-// words: narrow, two words a record (at | a<<16, line | b<<16) when every
-// at and line fits 16 bits; else wide, three (at, line, a | b<<16).
+// records are what a File's views read: the text and the records.
 type records struct {
-	text   string
-	words  []uint32
-	narrow bool
-}
-
-// stride is the number of words of a record.
-func (d *records) stride() uint32 {
-	if d.narrow {
-		return 2
-	}
-	return 3
-}
-
-// rec returns the record at index k.
-func (d *records) rec(k uint32) rec {
-	if d.narrow {
-		w := d.words[2*k : 2*k+2 : 2*k+2]
-		return rec{at: w[0] & 0xffff, a: uint16(w[0] >> 16), line: w[1] & 0xffff, b: uint16(w[1] >> 16)}
-	}
-	w := d.words[3*k : 3*k+3 : 3*k+3]
-	return rec{at: w[0], line: w[1], a: uint16(w[2]), b: uint16(w[2] >> 16)}
-}
-
-// lineWord returns the word of the record at index k that holds its line
-// in its low bits (16 narrow, all 32 wide): its second, in both widths.
-// A decision reads a rule's kind there alone (Rules.Kind).
-func (d *records) lineWord(k uint32) uint32 { return d.words[d.stride()*k+1] }
-
-// fitsNarrow reports whether r fits a narrow record.
-func (r rec) fitsNarrow() bool { return r.at|r.line < 1<<16 }
-
-// put writes r as the record at index k of words, narrow or wide.
-func put(words []uint32, narrow bool, k int, r rec) {
-	if narrow {
-		words[2*k], words[2*k+1] = r.at|uint32(r.a)<<16, r.line|uint32(r.b)<<16
-		return
-	}
-	words[3*k], words[3*k+1], words[3*k+2] = r.at, r.line, uint32(r.a)|uint32(r.b)<<16
+	text string
+	recs []rec
 }
 
 // str returns the n bytes of the text at at.
@@ -97,13 +54,12 @@ type run struct {
 // Len returns the number of lines.
 func (v run) Len() int { return int(v.n) }
 
-// words returns the words of v's records (none for the zero run).
-func (v run) words() []uint32 {
+// recs returns v's records (none for the zero run).
+func (v run) recs() []rec {
 	if v.d == nil {
 		return nil
 	}
-	s := v.d.stride()
-	return v.d.words[s*v.at : s*(v.at+v.n)]
+	return v.d.recs[v.at : v.at+v.n]
 }
 
 // index returns the index in v's records of its i-th. It panics if i is
@@ -116,7 +72,7 @@ func (v run) index(i int) uint32 {
 }
 
 // rec returns the i-th record of v. It panics if i is out of range.
-func (v run) rec(i int) rec { return v.d.rec(v.index(i)) }
+func (v run) rec(i int) rec { return v.d.recs[v.index(i)] }
 
 // sliceOf returns v's lines in a new slice, made by at, nil when there
 // are none.
@@ -155,13 +111,13 @@ type Rules struct{ run }
 // patLen bytes when normalising rewrote it (0 when the pattern is the
 // value).
 func ruleRec(at, line int, kind RuleKind, valLen, patLen int) rec {
-	return rec{at: uint32(at), line: uint32(line)<<2 | uint32(kind), a: uint16(valLen), b: uint16(patLen)}
+	return rec{at: uint32(at), line: uint32(line), a: uint16(valLen), b: uint16(patLen), kind: kind}
 }
 
 // At returns the i-th rule, in file order. It panics if i is out of range.
 func (rs Rules) At(i int) Rule {
 	r := rs.rec(i)
-	return Rule{Kind: RuleKind(r.line & 3), Pattern: rs.pattern(r), Value: rs.d.str(r.at, r.a), Line: int(r.line >> 2)}
+	return Rule{Kind: r.kind, Pattern: rs.pattern(r), Value: rs.d.str(r.at, r.a), Line: int(r.line)}
 }
 
 // Pattern returns the pattern of the i-th rule: At(i).Pattern, for a
@@ -188,7 +144,7 @@ func (rs Rules) Text() string {
 
 // Kind returns the kind of the i-th rule: At(i).Kind, for a caller that
 // wants no more of it, such as a decision.
-func (rs Rules) Kind(i int) RuleKind { return RuleKind(rs.d.lineWord(rs.index(i)) & 3) }
+func (rs Rules) Kind(i int) RuleKind { return rs.rec(i).kind }
 
 // Slice returns the rules in a new slice, for a caller that wants them
 // all at once; At reads one without allocating.

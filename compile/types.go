@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"strings"
-	"unsafe"
 )
 
 // Semantics selects which reading of robots.txt a parse and a decision follow
@@ -62,21 +61,25 @@ const (
 )
 
 // Options configure a parse. The zero value is valid: RFC9309 semantics and
-// DefaultMaxFileSize.
+// DefaultMaxFileSize, no diagnostics.
 type Options struct {
 	Semantics Semantics
 	// MaxFileSize is the number of bytes read; 0 or any value below
 	// DefaultMaxFileSize means DefaultMaxFileSize, and any value above
 	// LargestMaxFileSize means LargestMaxFileSize.
 	MaxFileSize int
+	// Diagnostics makes Parse keep a Diagnostic for every line it did not
+	// fully understand (File.Diagnostics), for a linter. Deciding never
+	// needs them, so a parse for decisions leaves them out.
+	Diagnostics bool
 }
 
 // LargestMaxFileSize is the most Options.MaxFileSize can raise the file
-// size limit to (512 MiB, a thousand times the default): a File's rule
-// records hold offsets into its text and line numbers in 32 bits, and the
-// text of a file this size (its values, a diagnostic's copy of its line,
-// and patterns that percent-encoding made at most three times as long)
-// stays below 4 GiB.
+// size limit to (512 MiB, a thousand times the default): a File's records
+// hold offsets into its text and line numbers in 32 bits, and the text of
+// a file this size (its values, a diagnostic's copy of its line, and
+// patterns that percent-encoding made at most three times as long) stays
+// below 4 GiB.
 const LargestMaxFileSize = 512 << 20
 
 // EffectiveMaxFileSize returns the file size limit o stands for.
@@ -248,8 +251,8 @@ const (
 // has more (500 KiB of lines that are no directive has 256,000) keeps the
 // first MaxDiagnostics, then one DiagTooMany at the line of the first it
 // did not keep, which says how many were left out, and, when the file was
-// cut, its DiagTruncated. Without the limit such a file held 12 MB of
-// diagnostics, 48 bytes for each 2-byte line, in every cache that kept it.
+// cut, its DiagTruncated: 48 bytes for each 2-byte line would make a
+// linter's memory grow with the file.
 const MaxDiagnostics = 1000
 
 var diagNames = [...]string{
@@ -290,9 +293,11 @@ func (d Diagnostic) String() string {
 // compile to the packages that use it. It is not modified after Parse returns
 // and is safe for concurrent reads.
 type File struct {
-	Semantics   Semantics
-	Groups      []Group
-	Sitemaps    Sitemaps
+	Semantics Semantics
+	Groups    []Group
+	Sitemaps  Sitemaps
+	// Diagnostics are the lines that were not fully understood, sorted by
+	// line, when Options.Diagnostics asked for them (nil otherwise).
 	Diagnostics []Diagnostic
 	// Warnings say what a reader of the file should know about the whole
 	// of it, when it was not read as a robots.txt of rules would be
@@ -317,14 +322,16 @@ type File struct {
 	data records
 }
 
-// Sizes of a File's records, for Bytes.
+// Sizes of what a File holds, for Bytes (TestSizes checks them against
+// unsafe.Sizeof on this platform).
 const (
-	sizeofFile    = int(unsafe.Sizeof(File{}))
-	sizeofGroup   = int(unsafe.Sizeof(Group{}))
-	sizeofRecords = int(unsafe.Sizeof(records{}))
-	sizeofJoin    = int(unsafe.Sizeof(Join{}))
-	sizeofDiag    = int(unsafe.Sizeof(Diagnostic{}))
-	sizeofWarning = int(unsafe.Sizeof(Warning{}))
+	sizeofFile    = 192
+	sizeofGroup   = 56
+	sizeofRecords = 40
+	sizeofRec     = 16
+	sizeofJoin    = 40
+	sizeofDiag    = 48
+	sizeofWarning = 32
 )
 
 // Bytes returns the memory f holds, as Parse made it: its groups, the
@@ -334,7 +341,7 @@ const (
 func (f *File) Bytes() int {
 	n := sizeofFile + sizeofGroup*len(f.Groups) + sizeofJoin*len(f.Joins) +
 		sizeofDiag*len(f.Diagnostics) + sizeofWarning*len(f.Warnings) +
-		4*len(f.data.words) + len(f.data.text)
+		sizeofRec*len(f.data.recs) + len(f.data.text)
 	// Messages are constants but for a few numbers (counted as if they
 	// were not); a diagnostic's text is a part of f's.
 	for _, d := range f.Diagnostics {
@@ -383,7 +390,7 @@ type Selection struct {
 func (s *Selection) Bytes() int {
 	n := 8 * len(s.Groups)
 	if len(s.Groups) > 1 && s.Rules.n+s.Extensions.n > 0 {
-		n += sizeofRecords + 4*int(s.Rules.d.stride()*(s.Rules.n+s.Extensions.n))
+		n += sizeofRecords + sizeofRec*int(s.Rules.n+s.Extensions.n)
 	}
 	return n
 }

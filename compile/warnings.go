@@ -86,11 +86,11 @@ func (w Warning) String() string { return w.Kind.String() + ": " + w.Message }
 const utf16Sample = 1024
 
 // fileWarnings returns the warnings of the file f parsed from s (the bytes
-// read); hasNUL says whether s has a NUL byte (the scanner looked), and
-// outsideRules and outsideExts count the rules and extension lines that
-// belonged to no group. It reads s only where the file needs it: the lines
-// up to the first directive, in the usual file.
-func fileWarnings(s string, hasNUL bool, f *File, notUTF8, outsideRules, outsideExts int) []Warning {
+// read); hasNUL says whether s has a NUL byte (the scanner looked), and seen
+// what else the parse noticed. It reads s only where the file needs it: the
+// lines up to the first directive, in the usual file.
+func fileWarnings(s string, hasNUL bool, f *File, seen *seen) []Warning {
+	notUTF8 := seen.notUTF8
 	var out []Warning
 	add := func(kind WarningKind, line int, msg string) {
 		out = append(out, Warning{Kind: kind, Line: line, Message: msg})
@@ -112,12 +112,12 @@ func fileWarnings(s string, hasNUL bool, f *File, notUTF8, outsideRules, outside
 		add(WarnUTF16, 1, "the file is UTF-16 text, not UTF-8 as RFC 9309 requires, so it is not read as written: "+readAs+" (convert it: iconv -f UTF-16 -t UTF-8)")
 	case hasNUL:
 		text = false
-		add(WarnBinary, firstDiag(f, DiagNotUTF8, msgNUL), "the file is not a text file (it holds NUL bytes, and each line is read only up to its first one): "+readAs)
+		add(WarnBinary, seen.firstNUL, "the file is not a text file (it holds NUL bytes, and each line is read only up to its first one): "+readAs)
 	default:
 		if notUTF8 > 0 {
 			if all := nonBlankLines(s); notUTF8*2 > all {
 				text = false
-				add(WarnNotUTF8, firstDiag(f, DiagNotUTF8, ""), "the file is mostly not UTF-8 ("+strconv.Itoa(notUTF8)+" of "+strconv.Itoa(all)+" lines): is it binary, or in another encoding? "+readAs)
+				add(WarnNotUTF8, seen.firstNotUTF8, "the file is mostly not UTF-8 ("+strconv.Itoa(notUTF8)+" of "+strconv.Itoa(all)+" lines): is it binary, or in another encoding? "+readAs)
 				break
 			}
 		}
@@ -125,7 +125,7 @@ func fileWarnings(s string, hasNUL bool, f *File, notUTF8, outsideRules, outside
 		if strings.HasPrefix(first, "<") {
 			htmlLine = firstLine
 		} else if len(f.Groups) == 0 {
-			htmlLine = firstDiag(f, DiagHTML, "")
+			htmlLine = seen.firstHTML
 		}
 		switch {
 		case htmlLine > 0:
@@ -138,22 +138,22 @@ func fileWarnings(s string, hasNUL bool, f *File, notUTF8, outsideRules, outside
 	}
 	if f.Truncated {
 		n := strconv.Itoa(f.Size)
-		line := firstDiag(f, DiagTruncated, "")
+		line := seen.truncatedAt
 		add(WarnTruncated, line, "the file is longer than "+n+" bytes: only the first "+n+" bytes (to line "+strconv.Itoa(line)+") were read, as RFC 9309 allows; the rules after them do not count")
 	}
 	if text && len(f.Groups) == 0 && first != "" {
 		msg := "the file has no user-agent line, so no rule applies to any crawler: every URL is allowed"
 		line := firstLine
-		if outsideRules+outsideExts > 0 {
-			line = firstDiag(f, DiagRuleOutsideGroup, "")
+		if seen.outsideRules+seen.outsideExts > 0 {
+			line = seen.firstOutside
 			var parts []string
-			if outsideRules > 0 {
-				parts = append(parts, strconv.Itoa(outsideRules)+plural(outsideRules, " rule", " rules"))
+			if seen.outsideRules > 0 {
+				parts = append(parts, strconv.Itoa(seen.outsideRules)+plural(seen.outsideRules, " rule", " rules"))
 			}
-			if outsideExts > 0 {
-				parts = append(parts, strconv.Itoa(outsideExts)+plural(outsideExts, " other line", " other lines"))
+			if seen.outsideExts > 0 {
+				parts = append(parts, strconv.Itoa(seen.outsideExts)+plural(seen.outsideExts, " other line", " other lines"))
 			}
-			msg += " (its " + strings.Join(parts, " and ") + " before any user-agent line " + plural(outsideRules+outsideExts, "is", "are") + " ignored)"
+			msg += " (its " + strings.Join(parts, " and ") + " before any user-agent line " + plural(seen.outsideRules+seen.outsideExts, "is", "are") + " ignored)"
 		}
 		add(WarnNoUserAgent, line, msg)
 	}
@@ -183,17 +183,6 @@ func isUTF16(s string) bool {
 	}
 	half := len(s) / 2
 	return (nul[0] >= half*3/4 && nul[1] <= half/8) || (nul[1] >= half*3/4 && nul[0] <= half/8)
-}
-
-// firstDiag returns the line of the first diagnostic of kind (with message
-// msg, when msg is not ""), or 0.
-func firstDiag(f *File, kind DiagKind, msg string) int {
-	for _, d := range f.Diagnostics {
-		if d.Kind == kind && (msg == "" || d.Message == msg) {
-			return d.Line
-		}
-	}
-	return 0
 }
 
 // eachLine calls fn with each line of s (without its end, after a leading

@@ -151,8 +151,9 @@ type matcherOnce struct {
 	firstItem [1]cachedMatcher
 }
 
-// Compile parses body and prepares it for decisions. It never fails: what
-// the parser did not understand is in File().Diagnostics. It keeps nothing
+// Compile parses body and prepares it for decisions. It never fails: a line
+// the parser does not understand is skipped (package lint, or compile.Parse
+// with compile.Options.Diagnostics, says why). It keeps nothing
 // of body (the caller may reuse it once Compile returns), and body must not
 // change while it runs.
 func Compile(body []byte, opts Options) *Robots {

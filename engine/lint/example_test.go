@@ -21,7 +21,7 @@ Disallow: /
 
 User-agent: Bingbot
 Crawl-delay: 10
-`), compile.Options{})
+`), compile.Options{Diagnostics: true})
 
 	for _, x := range lint.Check(f) {
 		fmt.Printf("%d %s\n", x.Line, x.Kind)
@@ -34,7 +34,7 @@ Crawl-delay: 10
 }
 
 func ExampleReport() {
-	f := compile.Parse([]byte("User-agent: *\nDisallow /tmp\nDisallow: /tmp\nCrawl-delay: soon\n"), compile.Options{})
+	f := compile.Parse([]byte("User-agent: *\nDisallow /tmp\nDisallow: /tmp\nCrawl-delay: soon\n"), compile.Options{Diagnostics: true})
 	for _, x := range lint.Report(f) {
 		fmt.Println(x)
 	}

@@ -122,8 +122,9 @@ func Check(f *compile.File) []Finding {
 	return c.out
 }
 
-// Report returns the file's warnings, the parser's diagnostics of f and the
-// findings of Check, merged by line (on one line: warnings, then
+// Report returns the file's warnings, the parser's diagnostics of f (parsed
+// with compile.Options.Diagnostics; a File parsed without them has none) and
+// the findings of Check, merged by line (on one line: warnings, then
 // diagnostics, then findings), as the robotstxt lint command prints them. A
 // diagnostic's Kind is its compile.DiagKind name, a warning's its
 // compile.WarningKind name (utf16, binary, html-page, ...).

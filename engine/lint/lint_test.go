@@ -22,7 +22,7 @@ type found struct {
 }
 
 func check(body string, sem compile.Semantics) []found {
-	f := compile.Parse([]byte(body), compile.Options{Semantics: sem})
+	f := compile.Parse([]byte(body), compile.Options{Semantics: sem, Diagnostics: true})
 	var out []found
 	for _, x := range lint.Check(f) {
 		out = append(out, found{x.Line, x.Kind})
@@ -109,7 +109,7 @@ func TestCheck(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got := check(c.body, c.sem)
 			if diff := cmp.Diff(c.want, got, cmpopts.EquateEmpty()); diff != "" {
-				f := compile.Parse([]byte(c.body), compile.Options{Semantics: c.sem})
+				f := compile.Parse([]byte(c.body), compile.Options{Semantics: c.sem, Diagnostics: true})
 				t.Errorf("%s (-want +got):\n%s\nfindings: %q", c.sem, diff, lint.Check(f))
 			}
 			verifyDead(t, c.name, []byte(c.body), c.sem)
@@ -118,7 +118,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestReport_MergesDiagnostics(t *testing.T) {
-	f := compile.Parse([]byte("User-agent: *\nFoo: bar\nDisallow: x\nCrawl-delay: soon\n"), compile.Options{})
+	f := compile.Parse([]byte("User-agent: *\nFoo: bar\nDisallow: x\nCrawl-delay: soon\n"), compile.Options{Diagnostics: true})
 	got := lint.Report(f)
 	want := []lint.Finding{
 		{Line: 2, Kind: "unknown-key"},
@@ -262,7 +262,7 @@ func TestReport_FileLevelProblemOnce(t *testing.T) {
 		{"no user-agent", "Disallow: /a\nDisallow: /b\n", []found{{1, "no-user-agent"}}},
 	} {
 		var got []found
-		for _, f := range lint.Report(engine.Compile([]byte(c.body), engine.Options{}).File()) {
+		for _, f := range lint.Report(compile.Parse([]byte(c.body), compile.Options{Diagnostics: true})) {
 			got = append(got, found{f.Line, f.Kind})
 		}
 		if !cmp.Equal(got, c.want) {
@@ -276,7 +276,7 @@ func TestReport_FileLevelProblemOnce(t *testing.T) {
 		big.WriteString("Disallow: /x/\n")
 	}
 	n := 0
-	for _, f := range lint.Report(compile.Parse([]byte(big.String()), compile.Options{})) {
+	for _, f := range lint.Report(compile.Parse([]byte(big.String()), compile.Options{Diagnostics: true})) {
 		if f.Kind == "truncated" {
 			n++
 		}

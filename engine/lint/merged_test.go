@@ -44,7 +44,7 @@ func TestMergedGroups_AreSelect(t *testing.T) {
 	}
 	for _, body := range bodies {
 		for _, sem := range []compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996} {
-			f := compile.Parse([]byte(body), compile.Options{Semantics: sem})
+			f := compile.Parse([]byte(body), compile.Options{Semantics: sem, Diagnostics: true})
 			byName := (&checker{f: f}).mergedGroups()
 			for _, g := range f.Groups {
 				for _, a := range g.Agents.Slice() {

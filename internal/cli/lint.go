@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine/lint"
 )
 
@@ -93,8 +93,8 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			unreadable = true
 			continue
 		}
-		r := engine.Compile(body, engine.Options{Semantics: sem.s})
-		for _, f := range lint.Report(r.File()) {
+		parsed := compile.Parse(body, compile.Options{Semantics: sem.s, Diagnostics: true})
+		for _, f := range lint.Report(parsed) {
 			status = exitProblem
 			b := w.AvailableBuffer()
 			if asJSON {
