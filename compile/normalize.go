@@ -2,7 +2,6 @@ package compile
 
 import (
 	"strings"
-	"unsafe"
 
 	"github.com/seed-275a9bd5/robotstxt/internal/bytesearch"
 )
@@ -205,7 +204,7 @@ func unit(s string, i int, m mode) (out [3]byte, n, width int) {
 }
 
 // normalize returns s in the canonical form of m: s itself (no allocation)
-// when no unit changes, otherwise a new string built with one allocation.
+// when no unit changes, otherwise a new string.
 // prefix, if non-empty, is written before the result (used to put the '/'
 // in front of an extracted path in the same allocation).
 func normalize(prefix, s string, m mode) string {
@@ -224,7 +223,7 @@ func normalize(prefix, s string, m mode) string {
 	}
 	b := append(make([]byte, 0, size), prefix...)
 	b = appendCanonical(b, s, first, m)
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	return string(b)
 }
 
 // appendCanonical appends s in the canonical form of m to dst, and returns
@@ -523,6 +522,13 @@ func AppendPath(dst []byte, path string, sem Semantics) []byte {
 	}
 	n, _ := NormalizePathInto(dst[len(dst):len(dst)+need], path, 0, sem)
 	return dst[:len(dst)+n]
+}
+
+// IsCanonicalPath reports whether path, an extracted path, is in the
+// canonical form of sem as it is (URLPath would not rewrite it). It does
+// not allocate.
+func IsCanonicalPath(path string, sem Semantics) bool {
+	return sem == Google || firstChange(path, modeLiteral) < 0
 }
 
 // PathRewrites returns the bytes that the canonical form of sem may write

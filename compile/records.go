@@ -124,6 +124,17 @@ func (rs Rules) At(i int) Rule {
 // caller that wants no more of it, such as a matcher being built.
 func (rs Rules) Pattern(i int) string { return rs.pattern(rs.rec(i)) }
 
+// PatternSpan returns where the pattern of the i-th rule is in Text():
+// Pattern(i) is Text()[start:end].
+func (rs Rules) PatternSpan(i int) (start, end int) {
+	r := rs.rec(i)
+	if r.b > 0 {
+		start = int(r.at) + int(r.a)
+		return start, start + int(r.b)
+	}
+	return int(r.at), int(r.at) + int(r.a)
+}
+
 func (rs Rules) pattern(r rec) string {
 	if r.b > 0 { // rewritten: it follows the value
 		return rs.d.str(r.at+uint32(r.a), r.b)

@@ -29,7 +29,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -59,22 +58,12 @@ type Options struct {
 	// decides every URL (see package automaton), slower per URL than a warm
 	// cache and holding none.
 	CacheBytes int
-	// ReserveBytes, when positive, is the size each matcher's transition
-	// table starts at, up to a quarter of CacheBytes, and the table is a
-	// wide one from the start instead of a narrow one of at most 128 KiB
-	// (see automaton.Options.ReserveBytes): states are added in place, and
-	// the table is copied only when they outgrow the reservation. For a process
-	// that decides many URLs on one file, such as the robotstxt command.
-	// The reservation is made when the automaton starts building states
-	// (after the warm-up, see WarmUp); it comes out of CacheBytes and Bytes
-	// counts it, so leave it 0 for files cached by the thousand.
-	ReserveBytes int
-	// WarmUp is the number of URLs each matcher decides by trying its
-	// rules one by one, best first, before its automaton builds a state; 0
-	// means automaton.DefaultWarmUp, a negative value none. A crawler
-	// decides fewer URLs than that on most files, and so keeps no states
-	// for them. A matcher with too many rules that could match one URL has
-	// no warm-up (see automaton.Options.WarmUp).
+	// WarmUp is about the number of URLs each matcher decides by trying
+	// its rules, before its automaton's DFA starts building states; 0
+	// means automaton.DefaultWarmUp, and a negative value starts the DFA
+	// at the first URL. A crawler decides fewer URLs than that on most
+	// files, and so keeps no states for them. The DFA starts sooner on a
+	// file whose rules cost each URL many tries (see package automaton).
 	WarmUp int
 }
 
@@ -103,15 +92,15 @@ type Robots struct {
 // in 32 bits: the automaton holds each to less (automaton.MaxCacheBytes,
 // and a warm-up of fewer than 1<<31 inputs), so clamping them changes
 // nothing it does.
-type automatonOptions struct{ cacheBytes, reserveBytes, warmUp int32 }
+type automatonOptions struct{ cacheBytes, warmUp int32 }
 
 func automatonOptionsOf(o Options) automatonOptions {
-	return automatonOptions{cacheBytes: clamp32(o.CacheBytes), reserveBytes: clamp32(o.ReserveBytes), warmUp: clamp32(o.WarmUp)}
+	return automatonOptions{cacheBytes: clamp32(o.CacheBytes), warmUp: clamp32(o.WarmUp)}
 }
 
 // options returns the automaton's options.
 func (a automatonOptions) options() automaton.Options {
-	return automaton.Options{CacheBytes: int(a.cacheBytes), ReserveBytes: int(a.reserveBytes), WarmUp: int(a.warmUp)}
+	return automaton.Options{CacheBytes: int(a.cacheBytes), WarmUp: int(a.warmUp)}
 }
 
 func clamp32(n int) int32 { return int32(min(max(n, math.MinInt32), math.MaxInt32)) }
@@ -165,10 +154,14 @@ func Compile(body []byte, opts Options) *Robots {
 
 // sizeofMatcher is the size of a Matcher in its matcherOnce, and its cache
 // entry, for Bytes.
-const sizeofMatcher = int(unsafe.Sizeof(matcherOnce{}) + unsafe.Sizeof(cachedMatcher{}))
+const sizeofMatcher = 224 + 24
 
-// sizeofMatcherMore is the size of a Matcher's matcherMore, when it has one.
-const sizeofMatcherMore = int(unsafe.Sizeof(matcherMore{}))
+// sizeofMatcherMore is the size of a Matcher's matcherMore, when it has
+// one, and sizeofPattern of an automaton pattern (TestSizes checks both).
+const (
+	sizeofMatcherMore = 48
+	sizeofPattern     = 16
+)
 
 // Bytes returns the memory r holds: the parsed file and its cached
 // matchers, with the states their automata have built so far. It grows as

@@ -288,12 +288,13 @@ func TestConcurrentLazyStates(t *testing.T) {
 			for i, u := range urls {
 				want[i] = reference.Decide(body, []string{"Googlebot"}, u, sem)
 			}
-			// The default cache; a tiny one that clears; a reservation
-			// (states added in place); a reservation of a few rows, which
-			// the table outgrows and is copied from while others read; no
-			// states (the fallback decides, from a shared scratch pool).
-			for _, o := range []struct{ cache, reserve int }{{0, 0}, {2 << 10, 0}, {0, 1 << 20}, {64 << 10, 256}, {-1, 0}} {
-				m := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: o.cache, ReserveBytes: o.reserve}).Matcher("Googlebot")
+			// The default options (the linear engine's tries, then the
+			// DFA); the DFA from the first URL with its default cache and
+			// with a tiny one that empties; no DFA (the linear engine, and
+			// its piece matcher, from a shared scratch pool); the piece
+			// matcher alone.
+			for _, o := range []struct{ cache, warmUp int }{{0, 0}, {0, -1}, {2 << 10, -1}, {-1, 0}, {-1, -1}} {
+				m := engine.Compile(body, engine.Options{Semantics: sem, CacheBytes: o.cache, WarmUp: o.warmUp}).Matcher("Googlebot")
 				var wg sync.WaitGroup
 				for g := 0; g < goroutines; g++ {
 					wg.Add(1)
@@ -307,8 +308,8 @@ func TestConcurrentLazyStates(t *testing.T) {
 							got := m.Decide(urls[i])
 							if got.Allowed != want[i].Allowed || got.Rule.Line != want[i].Line {
 								if bad++; bad <= 3 {
-									t.Errorf("file %d %s cache %d reserve %d goroutine %d: Decide(%q) = allowed %v line %d, reference allowed %v line %d",
-										f, sem, o.cache, o.reserve, g, urls[i], got.Allowed, got.Rule.Line, want[i].Allowed, want[i].Line)
+									t.Errorf("file %d %s cache %d warm-up %d goroutine %d: Decide(%q) = allowed %v line %d, reference allowed %v line %d",
+										f, sem, o.cache, o.warmUp, g, urls[i], got.Allowed, got.Rule.Line, want[i].Allowed, want[i].Line)
 								}
 							}
 						}
@@ -317,26 +318,6 @@ func TestConcurrentLazyStates(t *testing.T) {
 				wg.Wait()
 			}
 		}
-	}
-}
-
-// TestOptions_ReserveBytes checks that Options.ReserveBytes reaches the
-// matcher's automaton (its table starts at up to the reservation, which
-// Bytes counts, once the DFA starts) and leaves every answer as it is.
-func TestOptions_ReserveBytes(t *testing.T) {
-	body := gen.Robots(500, 2, true)
-	urls := gen.URLs(body, 2000, 4)
-	plain := engine.Compile(body, engine.Options{Semantics: engine.Google}).Matcher("Googlebot")
-	reserved := engine.Compile(body, engine.Options{Semantics: engine.Google, ReserveBytes: 2 << 20}).Matcher("Googlebot")
-	for _, u := range urls {
-		if got, want := reserved.Decide(u), plain.Decide(u); got != want {
-			t.Fatalf("Decide(%q) = %+v with a reservation, %+v without", u, got, want)
-		}
-	}
-	// Past the warm-up (Options.WarmUp), the DFA's first table is the
-	// reservation.
-	if got, want := reserved.Bytes()-plain.Bytes(), 100<<10; got < want {
-		t.Errorf("a matcher with 2 MiB reserved holds %d bytes more than one without, want at least %d (its narrow table)", got, want)
 	}
 }
 

@@ -17,45 +17,33 @@ import (
 // concurrent use.
 //
 // A rule has one identity from parse to decision: its place in sel.Rules,
-// the selected groups' rules merged in file order ("order" below; a rule's
-// Line is the same rule in the file). The automaton numbers its patterns in
-// another order, by priority (its "rank"; in file order when a pattern is
-// too long for build's counting sort, and the automaton then ranks them
-// itself), and refs, here and only here, maps the automaton's pattern
-// numbers back to the rules. Priority is a key, not an index.
+// the selected groups' rules merged in file order ("order" below). The
+// automaton's patterns are those rules in that order, so that of equal
+// priorities the earlier line wins, with Google's index.htm directory
+// pattern of an allow rule right after it; more.refs maps the patterns
+// back to the rules when there are such patterns.
 type Matcher struct {
-	sem   Semantics
-	fixed Reason
-	// wideRefs: refs holds each ruleRef as two halves (see ref).
-	wideRefs bool
-	sel      compile.Selection
-	tokens   []string // the product tokens the groups were selected for
+	sem    Semantics
+	fixed  Reason
+	sel    compile.Selection
+	tokens []string // the product tokens the groups were selected for
 	// more holds what few matchers have, nil in the others: a crawler
 	// keeps a matcher for each file (see matcherMore).
 	more *matcherMore
-	// refs holds the rule behind each of the automaton's patterns (ref):
-	// one int16 each while every one fits, as in all but files of tens of
-	// thousands of rules.
-	refs []uint16
 	set  *automaton.Set
 	// group1 holds sel.Groups when one group is selected, as is usual.
 	group1 [1]int
 }
-
-// ruleRef ties an automaton pattern to its rule: sel.Rules[r] for r >= 0,
-// or, for r < 0, the index.htm directory rule indexHTM[^r]. It is small: a
-// compiled file is kept in caches by the thousand.
-type ruleRef int32
 
 // matcherMore is what a Matcher holds in few cases.
 type matcherMore struct {
 	// given are the agents as the caller passed them, when one of them is
 	// not a product token (AgentTokens).
 	given []string
-	// indexHTM holds the directory rules Google's index.htm rule adds
-	// (semantics.IndexHTM), which no line of the file has: the rule each
-	// comes from and its pattern (the directory and '$').
-	indexHTM []indexHTMRule
+	// refs holds, when some rule has an index.htm pattern, the rule
+	// behind each automaton pattern: its order, or ^order for the
+	// index.htm pattern of that rule.
+	refs []int32
 }
 
 // given returns the agents as the caller passed them, when one of them is
@@ -67,15 +55,6 @@ func (m *Matcher) given() []string {
 	return m.more.given
 }
 
-// indexHTM returns the directory rules Google's index.htm rule adds (see
-// matcherMore).
-func (m *Matcher) indexHTM() []indexHTMRule {
-	if m.more == nil {
-		return nil
-	}
-	return m.more.indexHTM
-}
-
 // extra returns m.more, made if it is nil.
 func (m *Matcher) extra() *matcherMore {
 	if m.more == nil {
@@ -84,51 +63,17 @@ func (m *Matcher) extra() *matcherMore {
 	return m.more
 }
 
-type indexHTMRule struct {
-	rule    int32 // its allow rule's order
-	pattern string
-}
-
-// maxNarrowRules is the most rules a selection may have for refs to hold
-// each ruleRef in 16 bits: a rule's order, or ^ the index of an index.htm
-// rule (at most one a rule), as an int16.
-const maxNarrowRules = 1<<15 - 1
-
-// ref returns the rule behind the automaton's pattern i.
-func (m *Matcher) ref(i int) ruleRef {
-	if !m.wideRefs {
-		return ruleRef(int16(m.refs[i]))
+// ref returns the rule behind the automaton's pattern i: its order in
+// sel.Rules, and whether the pattern is that rule's index.htm directory.
+func (m *Matcher) ref(i int) (order int, indexHTM bool) {
+	if m.more == nil || m.more.refs == nil {
+		return i, false
 	}
-	return ruleRef(uint32(m.refs[2*i]) | uint32(m.refs[2*i+1])<<16)
-}
-
-// setRef sets the rule behind the automaton's pattern i.
-func (m *Matcher) setRef(i int, rf ruleRef) {
-	if !m.wideRefs {
-		m.refs[i] = uint16(int16(rf))
-		return
+	if r := m.more.refs[i]; r < 0 {
+		return int(^r), true
 	}
-	m.refs[2*i], m.refs[2*i+1] = uint16(rf), uint16(uint32(rf)>>16)
+	return int(m.more.refs[i]), false
 }
-
-// rule returns the index in sel.Rules of the rule behind rf.
-func (m *Matcher) rule(rf ruleRef) int32 {
-	if rf < 0 {
-		return m.more.indexHTM[^rf].rule
-	}
-	return int32(rf)
-}
-
-// buildScratch is what build needs only while it runs: the patterns it
-// hands the automaton and its counting sort's counts. It comes from
-// buildPool, so that neither is allocated (the counts, 2 KiB, would grow
-// the stack of every goroutine that builds a matcher).
-type buildScratch struct {
-	pats []automaton.Pattern
-	next [maxRankKey + 1]int32 // per key: patterns of higher keys, then the next position
-}
-
-var buildPool = sync.Pool{New: func() any { return new(buildScratch) }}
 
 // build makes in m, a zero Matcher, the matcher for the agents given, read
 // as AgentTokens says.
@@ -143,126 +88,54 @@ func (r *Robots) build(m *Matcher, given []string) {
 		}
 	}
 	if r.fixed != 0 {
-		m.set = automaton.Compile(nil, automaton.Options{})
+		m.set = automaton.Compile("", nil, automaton.Options{})
 		return
 	}
 	m.sel = r.file.SelectInto(m.group1[:0], tokens...)
-	// The patterns are needed only while compiling: their slice comes back
-	// to buildPool, cleared (the strings are the file's), and so do the
-	// counts, zero.
-	bs := buildPool.Get().(*buildScratch)
-	pats, next := bs.pats[:0], &bs.next
-	defer func() {
-		clear(pats)
-		clear(next[:])
-		bs.pats = pats[:0]
-		buildPool.Put(bs)
-	}()
-	// The patterns are counted first, by their priority's top 32 bits
-	// (length, then allow before disallow), so that they are laid out in
-	// rank order: refs, which the matcher keeps, gets its exact size, and
-	// the automaton neither sorts them nor keeps a map from its order to
-	// ours. Patterns of one key come in file order, their rank order.
-	ranked := m.sem != Koster1996 // Koster1996's file order is rank order
-	n, top := 0, 0                // top: the highest key counted
-	m.eachPattern(func(p automaton.Pattern, _ int, _ bool) {
-		n++
-		if key := int(p.Priority >> 32); ranked && key <= maxRankKey {
-			next[key]++
-			top = max(top, key)
-		} else {
-			ranked = false
-		}
-	})
-	if ranked {
-		at := int32(0)
-		for k := top; k >= 0; k-- {
-			next[k], at = at, at+next[k]
-		}
-	}
-	m.wideRefs = m.sel.Rules.Len() > maxNarrowRules
-	if m.wideRefs {
-		m.refs = make([]uint16, 2*n)
-	} else {
-		m.refs = make([]uint16, n)
-	}
-	if cap(pats) < n {
-		pats = make([]automaton.Pattern, n)
-	}
-	pats = pats[:n]
-	placed := int32(0) // each pattern goes at its rank, or in file order
-	m.eachPattern(func(p automaton.Pattern, order int, indexHTM bool) {
-		at := placed
-		if ranked {
-			at = next[p.Priority>>32]
-			next[p.Priority>>32]++
-		}
-		placed++
-		rf := ruleRef(order)
-		if indexHTM {
-			x := m.extra()
-			rf = ^ruleRef(len(x.indexHTM))
-			x.indexHTM = append(x.indexHTM, indexHTMRule{rule: int32(order), pattern: p.Bytes + "$"})
-		}
-		pats[at] = p
-		m.setRef(int(at), rf)
-	})
-	// A URL's path ends at '#'. Google's is matched as the URL gives it, so
-	// its automaton stops at the '#' itself (and usually decides before
-	// it): nothing has to look for it first. The other semantics cut the
-	// path before normalising it, and stop at escapes instead.
-	// The patterns are parts of the file's text, which the automaton
-	// holds rather than a copy of them until it builds its first state.
-	opts := r.auto.options()
-	opts.End, opts.Text = "#", m.sel.Rules.Text()
-	if m.sem != Google {
-		opts.Escape, opts.End = compile.PathRewrites(m.sem), ""
-	}
-	m.set = automaton.Compile(pats, opts)
-}
-
-// maxRankKey bounds the keys build ranks patterns by in one counting pass
-// (patterns of up to 255 bytes); a file with a longer pattern is ranked by
-// the automaton instead.
-const maxRankKey = 511
-
-// eachPattern calls fn for every automaton pattern of m's rules, in file
-// order, with the rule's position in sel.Rules and whether it is Google's
-// index.htm pattern derived from that rule. Every path starts with '/': a
-// rule whose pattern starts with neither '/' nor '*' can never match (lint
-// reports it), so it gives none.
-func (m *Matcher) eachPattern(fn func(p automaton.Pattern, order int, indexHTM bool)) {
 	rules := m.sel.Rules
-	for order := range rules.Len() {
-		pattern, kind := rules.Pattern(order), rules.Kind(order)
-		if !m.mayMatch(pattern) {
-			continue
-		}
-		// Koster1996 patterns hold no '*' or '$' of their own: the
-		// normaliser escapes them (%2A, %24), so they are all literal here.
-		p, anchored := pattern, false
-		if m.sem != Koster1996 && strings.HasSuffix(p, "$") {
-			p, anchored = p[:len(p)-1], true
-		}
-		fn(automaton.Pattern{Bytes: p, Anchored: anchored, Priority: semantics.Priority(m.sem, kind, len(pattern), order)}, order, false)
-		if dir, ok := semantics.IndexHTM(m.sem, kind, pattern); ok {
-			fn(automaton.Pattern{Bytes: dir, Anchored: true, Priority: semantics.Priority(m.sem, compile.Allow, len(dir)+1, order)}, order, true)
+	n := rules.Len()
+	if sem == Google {
+		for order := range n {
+			if _, ok := semantics.IndexHTM(sem, rules.Kind(order), rules.Pattern(order)); ok {
+				n++
+			}
 		}
 	}
+	pats := make([]automaton.Pattern, 0, n)
+	if n > rules.Len() {
+		m.extra().refs = make([]int32, 0, n)
+	}
+	for order := range rules.Len() {
+		kind := rules.Kind(order)
+		start, end := rules.PatternSpan(order)
+		// Koster1996 patterns hold no '*' or '$' of their own: the
+		// normaliser escapes them (%2A, %24), so they are all literal.
+		anchored := sem != Koster1996 && end > start && rules.Text()[end-1] == '$'
+		prio := semantics.Priority(sem, kind, end-start)
+		if anchored {
+			end--
+		}
+		pats = append(pats, automaton.Pattern{Start: uint32(start), End: uint32(end), Anchored: anchored, Priority: prio})
+		if m.more != nil && m.more.refs != nil {
+			m.more.refs = append(m.more.refs, int32(order))
+			if dir, ok := semantics.IndexHTM(sem, kind, rules.Pattern(order)); ok {
+				pats = append(pats, automaton.Pattern{Start: uint32(start), End: uint32(start + len(dir)), Anchored: true, Priority: semantics.Priority(sem, compile.Allow, len(dir)+1)})
+				m.more.refs = append(m.more.refs, ^int32(order))
+			}
+		}
+	}
+	m.set = automaton.Compile(rules.Text(), pats, r.auto.options())
 }
 
-// mayMatch reports whether a rule's pattern p may match a path: it starts
-// with '/' or (but in Koster1996, where '*' is a literal byte) with '*'.
-func (m *Matcher) mayMatch(p string) bool {
-	return len(p) > 0 && (p[0] == '/' || p[0] == '*' && m.sem != Koster1996)
-}
-
-// ruleOf returns the rule behind rf, the reason it decides for, and the
-// pattern it matches with (Google's index.htm allow: the directory and '$').
-func (m *Matcher) ruleOf(rf ruleRef) (compile.Rule, Reason, string) {
-	rule := m.sel.Rules.At(int(m.rule(rf)))
-	if rf < 0 {
-		return rule, ReasonIndexHTM, m.more.indexHTM[^rf].pattern
+// ruleOf returns the rule behind the automaton's pattern i, the reason it
+// decides for, and the pattern it matches with (Google's index.htm allow:
+// the directory and '$').
+func (m *Matcher) ruleOf(i int) (compile.Rule, Reason, string) {
+	order, indexHTM := m.ref(i)
+	rule := m.sel.Rules.At(order)
+	if indexHTM {
+		dir, _ := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern)
+		return rule, ReasonIndexHTM, dir + "$"
 	}
 	return rule, ReasonRule, rule.Pattern
 }
@@ -300,11 +173,6 @@ func isRobotsTxt(slash bool, path string) bool {
 // buffer from pathPool.
 const decisionBufSize = 256
 
-// prefixBytes is how much of a long path matchNormalized writes first: its
-// canonical form, at most three bytes a byte and a '/', fits the stack
-// buffer.
-const prefixBytes = (decisionBufSize - 1) / 3
-
 // pathPool holds the buffers of paths longer than decisionBufSize: a
 // buffer is kept at the size of the longest path it held.
 var pathPool = sync.Pool{New: func() any { return new([]byte) }}
@@ -335,12 +203,7 @@ func (m *Matcher) Decide(url string) Decision {
 }
 
 // span returns url's path for find (slash: a '/' goes in front of it).
-// Google's is not cut at '#': its automaton stops there itself, often
-// deciding before it.
 func (m *Matcher) span(url string) (slash bool, path string) {
-	if m.sem == Google {
-		return compile.PathSpanUncut(url, m.sem)
-	}
 	return compile.PathSpan(url, m.sem)
 }
 
@@ -354,11 +217,15 @@ func (m *Matcher) Allowed(url string) bool {
 	if m.fixed != 0 {
 		return m.fixed == ReasonAllowAll
 	}
-	if m.set.Empty() { // no rule can match: even /robots.txt is allowed
+	if m.set.Len() == 0 { // no rule: even /robots.txt is allowed
 		return true
 	}
 	idx := m.find(m.span(url))
-	return idx < 0 || m.sel.Rules.Kind(int(m.rule(m.ref(idx)))) == compile.Allow
+	if idx < 0 {
+		return true
+	}
+	order, _ := m.ref(idx)
+	return m.sel.Rules.Kind(order) == compile.Allow
 }
 
 // DecidePath decides an already-extracted path (path + params + query); it
@@ -395,7 +262,7 @@ func (m *Matcher) decision(idx int) Decision {
 	case foundRobotsTxt:
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	rule, reason, pattern := m.ruleOf(m.ref(idx))
+	rule, reason, pattern := m.ruleOf(idx)
 	return Decision{
 		Allowed: rule.Kind == compile.Allow,
 		Rule:    Rule{Line: rule.Line, Kind: rule.Kind, Pattern: pattern, Value: rule.Value},
@@ -408,60 +275,25 @@ func (m *Matcher) decision(idx int) Decision {
 // foundNone, or foundRobotsTxt.
 //
 //  1. RFC9309: a path that normalises to /robots.txt is always allowed.
-//  2. The automaton runs over the path as given. Google matches the URL's
-//     bytes as they are, so that is the answer. The other semantics
-//     normalise the path, and their automaton stops at the first byte that
-//     normalising could rewrite (Options.Escape: '%', '*', '$', bytes >=
-//     0x80), unless the answer is final before it: the bytes before it are
-//     canonical as they are.
-//  3. Otherwise the path is normalised into a buffer (on the stack up to
-//     decisionBufSize bytes; a long path first in part, and whole only when
-//     that part does not decide) and the automaton runs over that
-//     (matchNormalized): the path's bytes are read twice.
+//  2. Google matches the path as it is; the other semantics match its
+//     canonical form, which is the path itself unless it holds a byte that
+//     normalising rewrites.
+//  3. Otherwise the path is written, normalised and with a '/' in front
+//     when it lacks one, into a buffer (on the stack up to
+//     decisionBufSize bytes), and that is matched.
 func (m *Matcher) find(slash bool, path string) int {
 	if m.sem == RFC9309 && isRobotsTxt(slash, path) {
 		return foundRobotsTxt
 	}
-	if !slash {
-		if m.sem == Google {
-			return m.set.Match(path)
-		}
-		if idx, ok := m.set.MatchPrefix(path); ok {
-			return idx
-		}
+	if !slash && (m.sem == Google || compile.IsCanonicalPath(path, m.sem)) {
+		return m.set.Match(path)
 	}
-	return m.matchNormalized(slash, path)
-}
-
-// matchNormalized writes "/"+path (when slash) through the semantics'
-// normaliser (Google's: none) into a buffer, and returns the index of the
-// pattern that decides it: the automaton decides the whole input, so that
-// it can hand it to its fallback (automaton.Set.Match). A path whose
-// canonical form may not fit the stack buffer is first written in part,
-// up to prefixBytes of it: when that decides (automaton.Set.Decided), the
-// rest is never read.
-func (m *Matcher) matchNormalized(slash bool, path string) int {
 	need := 1 + len(path)
 	if m.sem != Google {
 		need = 1 + 3*len(path) // a byte's canonical form is at most three
 	}
 	var stack [decisionBufSize]byte
 	buf := stack[:0]
-	if need > len(stack) {
-		// Not inside a percent-escape: "%XX" is rewritten whole.
-		cut := prefixBytes
-		if i := strings.LastIndexByte(path[cut-2:cut], '%'); i >= 0 {
-			cut -= 2 - i
-		}
-		if slash {
-			buf = append(buf, '/')
-		}
-		buf = compile.AppendPath(buf, path[:cut], m.sem)
-		if idx, ok := m.set.Decided(unsafe.String(unsafe.SliceData(buf), len(buf))); ok {
-			return idx
-		}
-		buf = buf[:0]
-	}
 	var pooled *[]byte
 	if need > len(stack) {
 		pooled = pathPool.Get().(*[]byte)
@@ -474,6 +306,7 @@ func (m *Matcher) matchNormalized(slash bool, path string) int {
 		buf = append(buf, '/')
 	}
 	buf = compile.AppendPath(buf, path, m.sem)
+	// The automaton reads buf and keeps nothing of it.
 	idx := m.set.Match(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	if pooled != nil {
 		pathPool.Put(pooled)
@@ -507,14 +340,14 @@ type RankedRule struct {
 func (m *Matcher) Rules() []RankedRule {
 	type ranked struct {
 		r    RankedRule
-		prio uint64
+		prio uint32
 	}
-	rs := make([]ranked, 0, m.sel.Rules.Len()+len(m.indexHTM()))
+	rs := make([]ranked, 0, m.sel.Rules.Len())
 	for order := range m.sel.Rules.Len() {
 		rule := m.sel.Rules.At(order)
-		rs = append(rs, ranked{RankedRule{Rule: Rule{rule.Line, rule.Kind, rule.Pattern, rule.Value}}, semantics.Priority(m.sem, rule.Kind, len(rule.Pattern), order)})
+		rs = append(rs, ranked{RankedRule{Rule: Rule{rule.Line, rule.Kind, rule.Pattern, rule.Value}}, semantics.Priority(m.sem, rule.Kind, len(rule.Pattern))})
 		if dir, ok := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern); ok {
-			rs = append(rs, ranked{RankedRule{Rule{rule.Line, compile.Allow, dir + "$", rule.Value}, true}, semantics.Priority(m.sem, compile.Allow, len(dir)+1, order)})
+			rs = append(rs, ranked{RankedRule{Rule{rule.Line, compile.Allow, dir + "$", rule.Value}, true}, semantics.Priority(m.sem, compile.Allow, len(dir)+1)})
 		}
 	}
 	sort.SliceStable(rs, func(a, b int) bool { return rs[a].prio > rs[b].prio })
@@ -528,37 +361,34 @@ func (m *Matcher) Rules() []RankedRule {
 // Bytes returns the memory m holds beyond the parsed file: its rule table
 // and its automaton, states built so far included. It takes no lock.
 func (m *Matcher) Bytes() int {
-	n := sizeofMatcher + 2*len(m.refs) + m.set.Bytes()
+	n := sizeofMatcher + sizeofPattern*m.set.Len() + m.set.Bytes()
 	if m.more != nil {
-		n += sizeofMatcherMore + 24*cap(m.more.indexHTM)
-		for _, h := range m.more.indexHTM {
-			n += len(h.pattern)
-		}
+		n += sizeofMatcherMore + 4*cap(m.more.refs) + 16*cap(m.more.given)
 	}
 	return n + m.sel.Bytes()
 }
 
 // Stats describes a matcher's automaton and how its URLs were decided.
 type Stats struct {
-	Rules    int // merged rules
-	Patterns int // automaton patterns (rules that can match, plus Google's synthetic index.htm rules)
-	States   int // states built so far
-	Classes  int
-	Bytes    int   // memory of the automaton: its patterns (offsets into the file's text), their positions once its DFA ran, the states built so far, the fallback once built
-	Clears   int64 // times the automaton's full cache of states was cleared
-	// GiveUps is the number of URLs on which the automaton's DFA gave up
-	// (building their states cost more than its policy allows), Fallback
-	// the number of URLs its linear fallback decided (those, and the ones
-	// the policy gave it directly), Direct the number its rules decided
-	// one by one in the warm-up (Options.WarmUp): see package automaton.
-	GiveUps, Fallback, Direct int64
+	Rules    int  // merged rules
+	Patterns int  // automaton patterns (the rules, and Google's index.htm directory patterns)
+	DFA      bool // the automaton's DFA has started (after the first URLs: Options.WarmUp)
+	States   int  // DFA states built so far
+	Classes  int  // DFA byte classes
+	Bytes    int  // memory of the automaton: its patterns (offsets into the file's text), its index, its piece matcher and its DFA once built
+	// Clears is the number of times the DFA's full cache of states was
+	// emptied, GiveUps the number of URLs on which the DFA gave up (their
+	// states cost more than its budget), and Pieces the number of URLs its
+	// piece matcher decided (those, and the URLs that too many rules with
+	// '*' could match): see package automaton.
+	Clears, GiveUps, Pieces int64
 }
 
 // Stats returns the size of m's automaton, states built so far included.
 func (m *Matcher) Stats() Stats {
 	st := m.set.Stats()
-	return Stats{Rules: m.sel.Rules.Len(), Patterns: st.Patterns, States: st.States, Classes: st.Classes, Bytes: st.Bytes, Clears: st.Clears,
-		GiveUps: st.GiveUps, Fallback: st.Fallback, Direct: st.Direct}
+	return Stats{Rules: m.sel.Rules.Len(), Patterns: st.Patterns, DFA: st.DFA, States: st.States, Classes: st.Classes,
+		Bytes: sizeofPattern*st.Patterns + st.Bytes, Clears: st.Clears, GiveUps: st.GiveUps, Pieces: st.Pieces}
 }
 
 // String returns m in one short line, for a log: its semantics, its

@@ -9,12 +9,14 @@ import (
 )
 
 // TestPolicy_CorpusNeverGivesUp decides the real URLs of every corpus file
-// that has some, in RFC9309 and Google semantics, and checks that the
-// automaton's DFA never gives up on them: the give-up policy (package
-// automaton) is for inputs chosen to thrash, and a crawler's real workload
-// stays on the DFA. URLs made from the file's own patterns come after, and
-// may make a few give up (dreamstime.com's thousand "/*/*WORD.html" rules
-// do), but not one in a hundred.
+// that has some, in RFC9309 and Google semantics, with the default options
+// and with the DFA from the first URL, and checks that the DFA never gives
+// up on them: giving up is for inputs chosen to thrash, and a crawler's
+// real workload has the DFA build the states it needs and stop missing.
+// (The piece matcher may decide real URLs: a file of hundreds of "/*/..."
+// rules is cheaper for it than for tries.) URLs made from the file's own
+// patterns come after, and may make a few give up (dreamstime.com's
+// thousand "/*/*WORD.html" rules do), but not one in a hundred.
 func TestPolicy_CorpusNeverGivesUp(t *testing.T) {
 	files := corpus.TestFiles(t, 300)
 	decided, generated, gaveUp := 0, 0, 0
@@ -26,15 +28,15 @@ func TestPolicy_CorpusNeverGivesUp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google} {
-			r := engine.Compile(body, engine.Options{Semantics: sem})
+		for _, opts := range []engine.Options{{Semantics: engine.RFC9309}, {Semantics: engine.Google}, {Semantics: engine.Google, WarmUp: -1}} {
+			r := engine.Compile(body, opts)
 			m := r.Matcher("Googlebot")
 			for _, u := range urls {
 				m.Allowed(u)
 			}
 			decided += len(urls)
-			if st := m.Stats(); st.GiveUps != 0 || st.Fallback != 0 {
-				t.Errorf("%s (%s): the DFA gave up on %d of %d real URLs (%d decided by the fallback): %+v", f.Name, sem, st.GiveUps, len(urls), st.Fallback, st)
+			if st := m.Stats(); st.GiveUps != 0 {
+				t.Errorf("%s (%+v): %d of %d real URLs gave up on the DFA: %+v", f.Name, opts, st.GiveUps, len(urls), st)
 			}
 			made := reference.URLsFromPatterns(r.File(), 2)
 			for _, u := range made {

@@ -19,11 +19,13 @@ import (
 var thrashShapes = sync.OnceValue(func() []gen.ThrashCase { return gen.Thrashing(1) })
 
 // TestThrashing_FallbackDecides decides each thrashing shape's short URLs
-// (Google semantics, where '*' is a wildcard): the DFA gives up on them,
-// the fallback decides nearly all of them, and the DFA stops building: a
-// few states per URL at most (the probes'), not one per byte of every URL,
-// and a cache cleared a few times at most (a star set of these shapes holds
-// thousands of stars, so a few dozen fill the cache).
+// (Google semantics, where '*' is a wildcard): the linear engine's tries
+// decide those whose best match they find early, the piece matcher those
+// whose tries would cost too much, and the DFA, if the work makes it
+// start, gives up on them and stops building: a few states per URL at
+// most (the probes'), not one per byte of every URL, and a cache cleared a
+// few times at most (a state of these shapes holds thousands of
+// positions, so a few dozen fill the cache).
 func TestThrashing_FallbackDecides(t *testing.T) {
 	n := gen.ThrashShortURLs
 	if testing.Short() {
@@ -39,9 +41,6 @@ func TestThrashing_FallbackDecides(t *testing.T) {
 			}
 			st := m.Stats()
 			t.Logf("%d URLs of %d bytes: %+v", n, bytes, st)
-			if st.GiveUps == 0 || st.Fallback < int64(n)*9/10 {
-				t.Errorf("the fallback decided %d of %d URLs (%d give-ups), want nine in ten at least", st.Fallback, n, st.GiveUps)
-			}
 			if st.Clears > 4 || st.States > bytes/4 {
 				t.Errorf("%d states built and %d clears for %d URL bytes", st.States, st.Clears, bytes)
 			}

@@ -166,10 +166,6 @@
 // GOGC=400 and a soft GOMEMLIMIT of 48 MiB: it keeps what it builds to the
 // end and allocates nothing per URL, so collecting often would only cost
 // time, and the limit bounds what a hostile robots.txt can make it hold.
-// check reserves 2 MiB for its matcher's transition table from the start
-// (engine.Options.ReserveBytes), so that the table is not copied each time
-// the URLs' states outgrow it, nor its first states built again in a wider
-// table once they outgrow a narrow one of 128 KiB.
 //
 // When standard output is closed early (robotstxt check ... | head -1) the
 // command stops quietly: the operating system ends it with SIGPIPE (status

@@ -396,13 +396,13 @@ func literalPart(p string) string {
 // each.
 func (c *checker) shadowedLongest(ids []ruleID) map[ruleID]ruleID {
 	sem := c.f.Semantics
-	prio := make([]uint64, len(ids))
+	prio := make([]uint32, len(ids))
 	best := map[string]int{}    // canonical pattern -> index in ids of its highest priority
 	literal := map[string]int{} // the same, for literal canonical patterns
 	maxPad := 0
 	for i, id := range ids {
 		r := c.rule(id)
-		prio[i] = semantics.Priority(sem, r.Kind, len(r.Pattern), i)
+		prio[i] = semantics.Priority(sem, r.Kind, len(r.Pattern))
 		cp := canon(r.Pattern)
 		if j, ok := best[cp]; !ok || prio[i] > prio[j] {
 			best[cp] = i
@@ -426,7 +426,7 @@ func (c *checker) shadowedLongest(ids []ruleID) map[ruleID]ruleID {
 		// A literal prefix of this rule, padded to at least its length.
 		lit := literalPart(r.Pattern)
 		for k := max(0, len(r.Pattern)-maxPad); k <= len(lit); k++ {
-			if j, ok := literal[lit[:k]]; ok && j != i && prio[j] > prio[i] {
+			if j, ok := literal[lit[:k]]; ok && j != i && (prio[j] > prio[i] || prio[j] == prio[i] && j < i) {
 				found[id] = ids[j]
 				break
 			}

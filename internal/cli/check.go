@@ -69,14 +69,6 @@ const (
 	// does not pay for touching a megabyte it never needs.
 	inBufferSize = 64 << 10
 
-	// checkReserveBytes is where the matcher's transition table starts,
-	// wide from the first state (engine.Options.ReserveBytes): a quarter
-	// of the automaton's cache, the most a reservation may take. check decides
-	// every URL on one file, often thousands; adding rows in place spares
-	// it copying the table each time it grows, and starting wide spares
-	// building its first states twice. LIMITS.md gives the measurement.
-	checkReserveBytes = engine.DefaultCacheBytes / 4
-
 	// maxQuotedText caps how much of a bad line is echoed on stderr, and
 	// of a line too long on standard output.
 	maxQuotedText = 200
@@ -112,7 +104,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		in = f
 	}
-	_, m, ok := rf.load("check", engine.Options{ReserveBytes: checkReserveBytes}, stdin, stderr)
+	_, m, ok := rf.load("check", engine.Options{}, stdin, stderr)
 	if !ok {
 		return exitUsage
 	}

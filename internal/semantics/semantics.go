@@ -13,22 +13,21 @@ import (
 )
 
 // Priority returns the priority of a rule in semantics sem: the one place
-// where precedence is decided. order is the rule's position in file order
-// among the selected rules (a synthetic rule shares its line's order).
+// where precedence is decided. Of rules of equal priority the earlier in
+// file order wins (a synthetic rule comes right after its line's).
 //
 // RFC9309 and Google: the longest pattern (in bytes, after normalisation,
-// counting '*' and '$') wins; on equal length allow wins; among equals the
-// earlier line is reported. Koster1996: the first rule in file order wins.
-func Priority(sem compile.Semantics, kind compile.RuleKind, patternLen, order int) uint64 {
-	first := uint64(^uint32(0)) - uint64(uint32(order)) // earlier is higher
+// counting '*' and '$') wins; on equal length allow wins. Koster1996: every
+// rule has the same priority, so the first rule in file order wins.
+func Priority(sem compile.Semantics, kind compile.RuleKind, patternLen int) uint32 {
 	if sem == compile.Koster1996 {
-		return first
+		return 0
 	}
-	allow := uint64(0)
+	allow := uint32(0)
 	if kind == compile.Allow {
 		allow = 1
 	}
-	return uint64(patternLen)<<33 | allow<<32 | first
+	return uint32(min(patternLen, 1<<30))<<1 | allow
 }
 
 // IndexHTM is Google's index.htm rule, the one place it is decided: in

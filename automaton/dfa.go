@@ -1,0 +1,480 @@
+package automaton
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// The DFA is built lazily, as RE2's and regex-automata's hybrid DFA are: a
+// state is the set of pattern positions alive after some input, together
+// with the best pattern completed so far, and a transition is computed the
+// first time an input takes it, then kept for every later input.
+//
+// The patterns are laid out in rank order, best first, each followed by
+// one slot for its end: a position is an offset in that layout, so a
+// sorted set of positions is in rank order too, and every position of a
+// pattern ranked below the best completed one is dropped. Within a pattern
+// the positions before the last star reached are dropped as well (the star
+// matches whatever they could). A state with no position left is final:
+// its transitions hold the answer itself, and the scan stops there.
+//
+// A row holds a state's transitions, one cell per byte class, and one
+// last cell: the answer if the input ends in the state. A cell is 0 when
+// not computed yet, the row of the next state, or final|(rank+1) for a
+// final answer; the scan loop tests one sign bit per byte. Cells are read
+// with atomic loads and no lock; a miss takes the mutex, computes the
+// transition and publishes it with an atomic store. The rows live in a
+// cache of at most Options.CacheBytes: a full cache is replaced by an
+// empty one, and an input still in the old one moves its state over at
+// its next miss. An input whose misses cost more work than its budget
+// (the patterns' bytes once, and some positions per byte) gives up: the
+// DFA thrashes on it, and the Set's policy hands it to the piece matcher.
+
+// final marks a cell that holds an answer rather than a row.
+const final = 1 << 31
+
+// dfa is a Set's lazily built DFA.
+type dfa struct {
+	set   *Set
+	rank  []int32  // the pattern of each rank
+	prog  []byte   // the patterns' bytes in rank order, each with one slot after it
+	start []uint32 // rank r's bytes are prog[start[r] : start[r+1]-1]
+	class [256]uint8
+	width uint32 // cells in a row: one per class, and the answer
+	limit int    // the cache's budget, in bytes
+
+	mu  sync.Mutex
+	cur atomic.Pointer[cache]
+	// scratch for transitions, under mu
+	next []uint32
+	// allowance is the work misses may still spend beyond their inputs'
+	// own budgets (see budget), under mu.
+	allowance int
+
+	clears atomic.Int64
+	bytes  atomic.Int64 // what the current cache holds, for Bytes
+}
+
+// cache is one generation of the DFA's states: the table of rows, read
+// without a lock, and the states' sets, read and written under dfa.mu
+// (an old generation's are read only, to move an input's state over). The
+// table's slice never changes: rows are added in its room, and a table
+// that has none left is copied into a larger one, a new cache.
+type cache struct {
+	table []uint32
+	*states
+}
+
+// states are the sets of one generation: state k's row is at k*width
+// (row 0 is never used, so that a 0 cell means "not computed") and its
+// positions are pos[at[k]:at[k+1]]; the rows up to used are taken.
+type states struct {
+	used uint32
+	pos  []uint32
+	at   []uint32
+	best []int32  // the best rank completed on the way to each state, -1: none
+	hash []uint32 // open addressing over the states, by their sets: state k is k, 0 empty
+}
+
+// startRow is the row of the start state in every generation.
+func (d *dfa) startRow() uint32 { return d.width }
+
+// newDFA lays s's patterns out in rank order.
+func newDFA(s *Set, cacheBytes int) *dfa {
+	d := &dfa{set: s, limit: cacheBytes, allowance: max(minAllowance, 4*int(s.size))}
+	d.rank = make([]int32, len(s.pats))
+	for i := range d.rank {
+		d.rank[i] = int32(i)
+	}
+	slices.SortFunc(d.rank, func(a, b int32) int { return s.compareRank(uint32(a), uint32(b)) })
+	d.start = make([]uint32, len(d.rank)+1)
+	d.prog = make([]byte, 0, int(s.size)+len(d.rank))
+	var seen [256]bool
+	for r, i := range d.rank {
+		p := s.pattern(int(i))
+		d.start[r] = uint32(len(d.prog))
+		d.prog = append(append(d.prog, p...), 0)
+		for k := 0; k < len(p); k++ {
+			seen[p[k]] = true
+		}
+	}
+	d.start[len(d.rank)] = uint32(len(d.prog))
+	seen[Wildcard] = false
+	n := uint8(1) // class 0: the bytes no pattern names
+	for b := range seen {
+		if seen[b] {
+			d.class[b] = n
+			n++ // at most 255 bytes are named: the star is not
+		}
+	}
+	d.width = uint32(n) + 1
+	d.reset(nil)
+	return d
+}
+
+// rowBytes is the size of a row.
+func (d *dfa) rowBytes() int { return 4 * int(d.width) }
+
+// reset starts a new generation holding the start state, under mu (or
+// before the DFA is shared), and returns it.
+func (d *dfa) reset(old *cache) *cache {
+	c := &cache{states: &states{
+		at:   append(make([]uint32, 0, 32), 0, 0),
+		best: append(make([]int32, 0, 32), NoMatch),
+		hash: make([]uint32, 32),
+		used: d.width,
+	}}
+	c.table = make([]uint32, 16*d.width)
+	set, best := d.closure(d.next[:0], d.initial(), NoMatch)
+	d.next = set
+	d.add(c, set, best)
+	if old != nil {
+		d.clears.Add(1)
+	}
+	d.cur.Store(c)
+	d.account(c)
+	return c
+}
+
+// initial returns the first position of every pattern.
+func (d *dfa) initial() []uint32 { return d.start[:len(d.rank)] }
+
+// account records what c holds.
+func (d *dfa) account(c *cache) {
+	d.bytes.Store(int64(4*len(c.table) + 4*cap(c.pos) + 8*cap(c.at) + 4*cap(c.hash)))
+}
+
+// rankOf returns the rank of the pattern position q is in.
+func (d *dfa) rankOf(q uint32) int32 {
+	r, ok := slices.BinarySearch(d.start, q)
+	if !ok {
+		r--
+	}
+	return int32(r)
+}
+
+// end returns the slot after the bytes of the pattern of rank r.
+func (d *dfa) end(r int32) uint32 { return d.start[r+1] - 1 }
+
+// closure returns the sorted, reduced set of the positions from (sorted or
+// not) and every position they reach without reading a byte, with the best
+// rank completed: a position at a star reaches the one after it, and a
+// pattern's end completes it (an anchored pattern's end stays in the set,
+// for the input's end). from is read before out is written, so they may
+// share an array only if from comes first in it.
+func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
+	out = out[:0]
+	for _, q := range from {
+		for {
+			out = append(out, q)
+			if d.prog[q] != Wildcard { // an end slot is never a star
+				break
+			}
+			q++
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	// One pass in rank order: completions, pruning, and the positions
+	// before the last star reached of each pattern dropped.
+	k, r := 0, int32(-1)
+	keepFrom := 0 // where the current pattern's kept positions start in out
+	for _, q := range out {
+		if r < 0 || q > d.end(r) {
+			r = d.rankOf(q)
+			keepFrom = k
+		}
+		if best != NoMatch && r >= best {
+			break
+		}
+		switch {
+		case q == d.end(r):
+			if !d.set.pats[d.rank[r]].Anchored {
+				best = r
+				continue
+			}
+		case d.prog[q] == Wildcard:
+			k = keepFrom // the star covers the positions before it
+		}
+		out[k] = q
+		k++
+	}
+	return out[:k], best
+}
+
+// transition returns the set after the state (set, best) reads byte b.
+func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
+	from := d.next[:0]
+	r := int32(-1)
+	for _, q := range set {
+		if r < 0 || q > d.end(r) {
+			r = d.rankOf(q)
+		}
+		if q == d.end(r) {
+			continue // an anchored pattern's end: the input goes on
+		}
+		switch d.prog[q] {
+		case Wildcard:
+			from = append(from, q)
+		case b:
+			from = append(from, q+1)
+		}
+	}
+	n := len(from)
+	out, best := d.closure(from[n:n], from, best)
+	// out was built after from in one array: move it to the front.
+	d.next = append(from[:0], out...)
+	return d.next, best
+}
+
+// answer returns the answer a state's last cell holds: the best rank of a
+// pattern that matches when the input ends there, or NoMatch.
+func (d *dfa) endAnswer(set []uint32, best int32) int32 {
+	for _, q := range set {
+		r := d.rankOf(q)
+		if best != NoMatch && r >= best {
+			break
+		}
+		if q == d.end(r) { // anchored: unanchored ends are in best already
+			return r
+		}
+	}
+	return best
+}
+
+// add interns the state (set, best) in c and returns its row, adding a
+// row when it is new; ok is false when c has no room for it.
+func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
+	h := hashSet(set, best)
+	mask := uint32(len(c.hash) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		k := c.hash[i]
+		if k == 0 {
+			break
+		}
+		if c.best[k] == best && slices.Equal(c.pos[c.at[k]:c.at[k+1]], set) {
+			return k * d.width, true
+		}
+	}
+	k := uint32(len(c.at) - 1)
+	if k >= 2 && int64(d.rowBytes()+4*len(set)+16) > int64(d.limit)-d.bytes.Load() {
+		return 0, false
+	}
+	row := c.used
+	if need := int(row + d.width); need > len(c.table) {
+		// Doubled, within the budget.
+		size := min(2*len(c.table), (d.limit-4*cap(c.pos)-8*cap(c.at)-4*cap(c.hash))/4)
+		if size < need {
+			return 0, false
+		}
+		t := make([]uint32, size)
+		for i := range c.table {
+			t[i] = atomic.LoadUint32(&c.table[i])
+		}
+		// A new object: readers of the old table go on with it, and
+		// come to this one at their next miss.
+		c = &cache{table: t, states: c.states}
+		d.cur.Store(c)
+	}
+	c.used += d.width
+	c.pos = append(c.pos, set...)
+	c.at = append(c.at, uint32(len(c.pos)))
+	c.best = append(c.best, best)
+	atomic.StoreUint32(&c.table[row+d.width-1], uint32(d.endAnswer(set, best)+1))
+	if 2*len(c.at) > len(c.hash) {
+		c.rehash()
+	} else {
+		for i := h & mask; ; i = (i + 1) & mask {
+			if c.hash[i] == 0 {
+				c.hash[i] = k
+				break
+			}
+		}
+	}
+	d.account(c)
+	return row, true
+}
+
+// rehash doubles c's hash table.
+func (c *states) rehash() {
+	c.hash = make([]uint32, 2*len(c.hash))
+	mask := uint32(len(c.hash) - 1)
+	for k := uint32(1); k+1 < uint32(len(c.at)); k++ {
+		i := hashSet(c.pos[c.at[k]:c.at[k+1]], c.best[k]) & mask
+		for c.hash[i] != 0 {
+			i = (i + 1) & mask
+		}
+		c.hash[i] = k
+	}
+}
+
+func hashSet(set []uint32, best int32) uint32 {
+	h := uint32(2166136261) ^ uint32(best)
+	for _, q := range set {
+		h = (h ^ q) * 16777619
+	}
+	return h ^ h>>15
+}
+
+// budget is the work an input of n bytes may spend on misses of its own
+// (more comes out of the DFA's allowance): a few dozen positions a byte.
+func (d *dfa) budget(n int) int { return 4096 + 64*n }
+
+// minAllowance is the least work the DFA's allowance starts with: enough
+// for the few thousand states of a real file's URLs.
+const minAllowance = 1 << 20
+
+// maxClears is the number of times one input may find the cache full
+// before it gives up.
+const maxClears = 1
+
+// match returns the best rank of a pattern matching x, and false when the
+// input gave up.
+func (d *dfa) match(x string) (int32, bool) {
+	c := d.cur.Load()
+	t := c.table
+	s := d.startRow()
+	work, clears := 0, 0
+	for i := 0; i < len(x); i++ {
+		next := atomic.LoadUint32(&t[s+uint32(d.class[x[i]])])
+		if int32(next) <= 0 {
+			if next == 0 {
+				var ok bool
+				next, c, ok = d.miss(c, s, x[i], &work, &clears, len(x))
+				if !ok {
+					return 0, false
+				}
+				t = c.table
+			}
+			if next&final != 0 {
+				return int32(next&^final) - 1, true
+			}
+		}
+		s = next
+	}
+	return int32(atomic.LoadUint32(&t[s+d.width-1])) - 1, true
+}
+
+// miss computes the transition of the state at row s of c on byte b,
+// under the mutex, and returns it with the generation it is in. It gives
+// up (false) when the input's work passes its budget or it met a full
+// cache too often.
+func (d *dfa) miss(c *cache, s uint32, b byte, work, clears *int, n int) (uint32, *cache, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	cur := d.cur.Load()
+	set, best := c.pos[c.at[s/d.width]:c.at[s/d.width+1]], c.best[s/d.width]
+	if cur.states != c.states { // the cache was replaced: move over
+		var ok bool
+		if s, ok = d.addOrReset(&cur, set, best, clears); !ok {
+			return 0, cur, false
+		}
+		set, best = cur.pos[cur.at[s/d.width]:cur.at[s/d.width+1]], cur.best[s/d.width]
+	}
+	cell := &cur.table[s+uint32(d.class[b])]
+	if v := atomic.LoadUint32(cell); v != 0 {
+		return v, cur, true
+	}
+	next, nbest := d.transition(set, best, b)
+	cost := len(set) + len(next)
+	if over := *work + cost - d.budget(n); over > 0 {
+		if d.allowance < min(over, cost) {
+			return 0, cur, false
+		}
+		d.allowance -= min(over, cost)
+	}
+	*work += cost
+	if len(next) == 0 {
+		v := final | uint32(nbest+1)
+		atomic.StoreUint32(cell, v)
+		return v, cur, true
+	}
+	states := cur.states
+	row, ok := d.addOrReset(&cur, next, nbest, clears)
+	if !ok {
+		return 0, cur, false
+	}
+	if cur.states == states { // s is still a state of cur
+		atomic.StoreUint32(&cur.table[s+uint32(d.class[b])], row)
+	}
+	return row, cur, true
+}
+
+// addOrReset adds the state (set, best) to *c, replacing the cache with an
+// empty one when it is full (and *c with it); false when the input met a
+// full cache maxClears times.
+func (d *dfa) addOrReset(c **cache, set []uint32, best int32, clears *int) (uint32, bool) {
+	if row, ok := d.add(*c, set, best); ok {
+		*c = d.cur.Load()
+		return row, true
+	}
+	if *clears++; *clears > maxClears {
+		return 0, false
+	}
+	set = append([]uint32(nil), set...) // reset reuses the scratch
+	*c = d.reset(*c)
+	row, ok := d.add(*c, set, best)
+	*c = d.cur.Load()
+	return row, ok || row > 0
+}
+
+// stats returns the states in the current cache and the classes.
+func (d *dfa) stats() (states int, classes int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.cur.Load().at) - 2, int(d.width) - 1
+}
+
+// dump writes the patterns in rank order and the states of the current
+// cache with their computed transitions.
+func (d *dfa) dump(b *strings.Builder) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c := d.cur.Load()
+	fmt.Fprintf(b, "automaton: %d states built, %d patterns, %d classes\n", len(c.at)-2, len(d.rank), d.width-1)
+	d.dumpPatterns(b)
+	d.dumpStates(b, c)
+}
+
+// dumpPatterns writes the patterns in rank order, one a line.
+func (d *dfa) dumpPatterns(b *strings.Builder) {
+	b.WriteString("patterns, best first:\n")
+	for r, i := range d.rank {
+		p := d.set.pats[i]
+		anchor := ""
+		if p.Anchored {
+			anchor = " (anchored)"
+		}
+		fmt.Fprintf(b, "  %d: pattern %d %q priority %d%s\n", r, i, d.set.pattern(int(i)), p.Priority, anchor)
+	}
+}
+
+// dumpStates writes the states of c and their computed transitions.
+func (d *dfa) dumpStates(b *strings.Builder, c *cache) {
+	b.WriteString("byte classes (0: every other byte):")
+	for k := uint8(1); uint32(k) < d.width-1; k++ {
+		b.WriteString(" ")
+		for x := range 256 {
+			if d.class[x] == k {
+				fmt.Fprintf(b, "%q", rune(x))
+			}
+		}
+	}
+	b.WriteString("\n")
+	for k := 1; k+1 < len(c.at); k++ {
+		row := uint32(k) * d.width
+		fmt.Fprintf(b, "  state %d: positions %v best %d end %d\n", k, c.pos[c.at[k]:c.at[k+1]], c.best[k], int32(atomic.LoadUint32(&c.table[row+d.width-1]))-1)
+		for cl := uint32(0); cl+1 < d.width; cl++ {
+			switch v := atomic.LoadUint32(&c.table[row+cl]); {
+			case v == 0:
+			case v&final != 0:
+				fmt.Fprintf(b, "    class %d -> answer %d\n", cl, int32(v&^final)-1)
+			default:
+				fmt.Fprintf(b, "    class %d -> state %d\n", cl, v/d.width)
+			}
+		}
+	}
+}

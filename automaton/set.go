@@ -1,0 +1,299 @@
+package automaton
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+const (
+	// Wildcard is the byte that matches any run of bytes, also none.
+	Wildcard = '*'
+	// NoMatch is Match's answer when no pattern matches.
+	NoMatch = -1
+	// DefaultCacheBytes bounds the memory of a DFA's states: 8 MiB hold
+	// tens of thousands of states, more than the URLs of any real site
+	// reach, while a thousand hot Sets stay within a few GiB.
+	DefaultCacheBytes = 8 << 20
+	// MaxCacheBytes is the most Options.CacheBytes may ask for: the DFA's
+	// rows are addressed by 31-bit cell offsets.
+	MaxCacheBytes = 1 << 30
+	// DefaultWarmUp is about the number of inputs a Set decides with the
+	// linear engine before its DFA starts: most Sets a crawler keeps
+	// decide fewer, and never hold a state.
+	DefaultWarmUp = 1 << 10
+)
+
+// Pattern is one pattern of a Set: the bytes Text[Start:End] of the text
+// given to Compile, in which Wildcard matches any run of bytes.
+type Pattern struct {
+	Start, End uint32
+	// Anchored reports whether the pattern must match the whole input;
+	// otherwise it matches every input it is a prefix of.
+	Anchored bool
+	// Priority orders patterns: the match with the highest Priority
+	// wins, and of equal priorities the pattern given first.
+	Priority uint32
+}
+
+// Options configure Compile. The zero value is valid.
+type Options struct {
+	// CacheBytes bounds the memory of the DFA's states; 0 means
+	// DefaultCacheBytes, and values above MaxCacheBytes are lowered to it.
+	// A full cache is emptied and matching goes on: a small value costs
+	// time, never correctness. A negative value builds no DFA: the linear
+	// engine decides every input.
+	CacheBytes int
+	// WarmUp is about the number of inputs the linear engine decides
+	// before the DFA starts; 0 means DefaultWarmUp, and a negative value
+	// starts the DFA in Compile (its start state built). The DFA also
+	// starts as soon as the linear engine has spent, on inputs that cost it
+	// more than a DFA's pass would, about what building the DFA costs.
+	WarmUp int
+}
+
+// Set is a compiled pattern set. It is safe for concurrent use; it behaves
+// as immutable, its engines' indexes and states growing behind that face.
+type Set struct {
+	text string
+	pats []Pattern
+
+	cacheBytes int
+	warmUp     int32
+	size       int64 // the patterns' bytes
+
+	mu  sync.Mutex // serialises building the index, the piece matcher and the DFA
+	lin linear
+	pcs atomic.Pointer[pieces]
+	dfa atomic.Pointer[dfa]
+
+	// The policy's state, written on rare events only (see Match).
+	spent   atomic.Int64 // the linear engine's work beyond a DFA pass, and sampled input counts
+	probe   atomic.Int32 // after DFA give-ups: the DFA is tried on 1 input in 1<<probe
+	giveUps atomic.Int64
+	pieced  atomic.Int64 // inputs the piece matcher decided
+}
+
+// Compile prepares the patterns, substrings of text, for matching. It
+// keeps text and patterns (which must not change afterwards) and builds
+// nothing else: the engines' indexes and states are built as inputs need
+// them. It panics when a pattern is not a part of text.
+func Compile(text string, patterns []Pattern, opts Options) *Set {
+	s := &Set{text: text, pats: patterns, cacheBytes: opts.CacheBytes, warmUp: int32(min(max(opts.WarmUp, -1), 1<<30))}
+	switch {
+	case s.cacheBytes == 0:
+		s.cacheBytes = DefaultCacheBytes
+	case s.cacheBytes > MaxCacheBytes:
+		s.cacheBytes = MaxCacheBytes
+	}
+	if s.warmUp == 0 {
+		s.warmUp = DefaultWarmUp
+	}
+	for _, p := range patterns {
+		if p.Start > p.End || int(p.End) > len(text) {
+			panic(fmt.Sprintf("automaton: pattern [%d:%d] outside a text of %d bytes", p.Start, p.End, len(text)))
+		}
+		s.size += int64(p.End - p.Start)
+	}
+	if s.warmUp < 0 && s.cacheBytes >= 0 && len(patterns) > 0 {
+		s.startDFA()
+	}
+	return s
+}
+
+// pattern returns the bytes of pattern i.
+func (s *Set) pattern(i int) string { return s.text[s.pats[i].Start:s.pats[i].End] }
+
+// compareRank orders patterns a and b by rank: negative when a ranks
+// before b (a higher priority, or an equal one and given first).
+func (s *Set) compareRank(a, b uint32) int {
+	pa, pb := s.pats[a].Priority, s.pats[b].Priority
+	switch {
+	case pa > pb:
+		return -1
+	case pa < pb:
+		return 1
+	}
+	return int(a) - int(b)
+}
+
+// Len returns the number of patterns.
+func (s *Set) Len() int { return len(s.pats) }
+
+// Match returns the index of the best pattern matching input (see
+// Pattern.Priority), or NoMatch. It is safe for concurrent use and writes
+// nothing shared but on rare events (building an index or a state, a give
+// up), so inputs decided from many goroutines scale with cores.
+//
+// The policy, in one place: the linear engine decides a Set's first
+// inputs (Options.WarmUp), and the DFA the inputs after them (but with
+// Options.CacheBytes < 0); an input whose tries would cost the linear
+// engine too much, or on which the DFA gives up, goes to the piece
+// matcher, and after give-ups the DFA is tried on fewer inputs, then on
+// more again as it answers.
+func (s *Set) Match(input string) int {
+	if len(s.pats) == 0 {
+		return NoMatch
+	}
+	if d := s.dfa.Load(); d != nil {
+		if s.tryDFA() {
+			if r, ok := d.match(input); ok {
+				if s.probe.Load() > 0 {
+					s.probe.Add(-1)
+				}
+				if r < 0 {
+					return NoMatch
+				}
+				return int(d.rank[r])
+			}
+			s.giveUps.Add(1)
+			if s.probe.Load() < maxProbeShift {
+				s.probe.Add(1)
+			}
+		}
+		return s.matchPieces(input)
+	}
+	if s.warmUp < 0 { // no tries and no DFA
+		return s.matchPieces(input)
+	}
+	i, t := s.scan(input)
+	if t.gaveUp {
+		i = s.matchPieces(input)
+	}
+	s.account(len(input), t)
+	return i
+}
+
+// maxProbeShift bounds the DFA's backing off: after give-ups it is still
+// tried on one input in 1<<maxProbeShift.
+const maxProbeShift = 10
+
+// tryDFA reports whether this input tries the DFA: all do until it gives
+// up; then one in 1<<probe, chosen at random so that no count is shared.
+func (s *Set) tryDFA() bool {
+	k := s.probe.Load()
+	return k == 0 || rand.Uint32()&(1<<k-1) == 0
+}
+
+// sampleShift: the linear engine counts one input in 1<<sampleShift, at
+// random, toward WarmUp.
+const sampleShift = 4
+
+// account adds what the linear engine spent on an input of n bytes to the
+// policy's count, and starts the DFA when it is due. Work beyond a DFA
+// pass (about n steps) is added when it is large; inputs are counted by
+// sampling: so cheap inputs write nothing shared.
+func (s *Set) account(n int, t tried) {
+	if s.cacheBytes < 0 {
+		return
+	}
+	add := int64(0)
+	if excess := int64(t.work/8+4*t.candidates) - int64(n); excess > 64 {
+		add = excess
+	}
+	if rand.Uint32()&(1<<sampleShift-1) == 0 {
+		add += (1 << sampleShift) * s.unit()
+	}
+	if add == 0 && s.warmUp > 0 {
+		return
+	}
+	if spent := s.spent.Add(add); spent >= int64(s.warmUp)*s.unit()+s.size {
+		s.startDFA()
+	}
+}
+
+// unit is what an input counts toward WarmUp, in units of work (about a
+// DFA step each): the DFA starts after about WarmUp inputs, or once the
+// linear engine's work beyond a DFA pass on each input passes that many
+// inputs' worth and the patterns' bytes (what laying the DFA out costs).
+func (s *Set) unit() int64 { return 64 }
+
+// startDFA builds the DFA once, and returns it.
+func (s *Set) startDFA() *dfa {
+	if d := s.dfa.Load(); d != nil {
+		return d
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.dfa.Load()
+	if d == nil {
+		d = newDFA(s, s.cacheBytes)
+		s.dfa.Store(d)
+	}
+	return d
+}
+
+// matchPieces decides input with the piece matcher, built on first use.
+func (s *Set) matchPieces(input string) int {
+	pc := s.pcs.Load()
+	if pc == nil {
+		s.mu.Lock()
+		if pc = s.pcs.Load(); pc == nil {
+			pc = buildPieces(s)
+			s.pcs.Store(pc)
+		}
+		s.mu.Unlock()
+	}
+	s.pieced.Add(1)
+	if ix := s.lin.index.Load(); ix != nil {
+		return pc.match(s, input, [][]uint32{ix.bucket(input), ix.always})
+	}
+	return pc.match(s, input, nil)
+}
+
+// Stats describes a Set and how its inputs were decided.
+type Stats struct {
+	Patterns int   // patterns
+	States   int   // DFA states in its current cache (0 before it starts)
+	Classes  int   // DFA byte classes (0 before it starts)
+	Bytes    int   // memory held beyond the text and patterns: the index, the piece matcher, the DFA's layout and states
+	Clears   int64 // times the DFA's full cache was emptied
+	// GiveUps is the number of inputs on which the DFA gave up, Pieces the
+	// number the piece matcher decided (those, and the inputs the linear
+	// engine's tries would have cost too much).
+	GiveUps, Pieces int64
+	DFA             bool // the DFA has started
+}
+
+// Stats returns the size of s, states built so far included.
+func (s *Set) Stats() Stats {
+	st := Stats{Patterns: len(s.pats), Bytes: s.Bytes(), GiveUps: s.giveUps.Load(), Pieces: s.pieced.Load()}
+	if d := s.dfa.Load(); d != nil {
+		st.DFA, st.Clears = true, d.clears.Load()
+		st.States, st.Classes = d.stats()
+	}
+	return st
+}
+
+// Bytes returns the memory s holds beyond its text and patterns: the
+// linear engine's index and the piece matcher once built, the DFA's layout
+// and the states it holds. It takes no lock.
+func (s *Set) Bytes() int {
+	n := 160
+	if ix := s.lin.index.Load(); ix != nil {
+		n += ix.bytes()
+	}
+	if pc := s.pcs.Load(); pc != nil {
+		n += pc.bytes()
+	}
+	if d := s.dfa.Load(); d != nil {
+		n += 300 + len(d.prog) + 8*len(d.rank) + int(d.bytes.Load())
+	}
+	return n
+}
+
+// String dumps the patterns, best first, and the DFA's states built so
+// far, in the order they were built.
+func (s *Set) String() string {
+	var b strings.Builder
+	d := s.dfa.Load()
+	if d == nil {
+		fmt.Fprintf(&b, "automaton: %d patterns, no state built (the DFA has not started)\n", len(s.pats))
+		newDFA(s, 0).dumpPatterns(&b) // a layout, for the ranks
+		return b.String()
+	}
+	d.dump(&b)
+	return b.String()
+}
