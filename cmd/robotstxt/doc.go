@@ -10,14 +10,15 @@
 //	robotstxt lint    [--semantics S] [--format text|json] FILE ...
 //	robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 //	robotstxt help    [COMMAND]
-//	robotstxt version
+//	robotstxt version [--json]
 //
 // S is the semantics: rfc9309 (the default), google or koster1996; see
 // docs/SEMANTICS.md. A FILE of "-" is standard input (--robots, --urls, lint).
 // Flags are written --name VALUE or --name=VALUE (one dash works too), and
 // may come before or after the URL arguments; after "--" every argument is
-// a URL. Every message names flags with two dashes and says what a valid
-// value looks like.
+// a URL. A message names a flag as it was typed (-x or --x), suggests the
+// closest flag for an unknown one (--robot: did you mean --robots?), and
+// says what a valid value looks like.
 //
 // # The crawler
 //
@@ -137,12 +138,25 @@
 // "127.0.0.1:8765" or "example.com" is told to add a scheme.
 //
 // fetch is carried out by a second program, robotstxt-fetch (which takes
-// the same arguments), found in robotstxt's own directory or else on PATH;
-// go install github.com/seed-275a9bd5/robotstxt/cmd/...@latest installs
-// both. It is apart so that robotstxt does not link net/http and
+// the same arguments), found in robotstxt's own directory or else on PATH.
+// go install ./cmd/... in a clone installs both; once the module is
+// published, so does go install
+// github.com/seed-275a9bd5/robotstxt/cmd/...@latest (before that, @latest
+// finds nothing). It is apart so that robotstxt does not link net/http and
 // crypto/tls: their start-up cost every command about 6 ms (one URL
 // checked in 14.8 ms with them linked, 8.6 ms without). Without
 // robotstxt-fetch, fetch says how to install it, with exit status 2.
+//
+// # version
+//
+// version names the build, for a bug report: the module version when
+// robotstxt was installed from the module path (robotstxt v1.2.3); else the
+// commit it was built from in a git checkout, with "+dirty" for uncommitted
+// changes, and the commit's time; else "(devel)". Go 1.24 and later give a
+// build in a git checkout a version made of the commit
+// (v0.0.0-20260102030405-0123456789ab), printed as a module version.
+// version --json prints the same as a JSON object with the fields
+// "version", "revision", "time" and "modified".
 //
 // # Exit status
 //

@@ -83,23 +83,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
-// runVersion is 'robotstxt version', which takes no argument (as every
-// command, it refuses what it does not know).
-func runVersion(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version")
-	pos, status, done := parseFlags(fs, args, versionUsage, stdout, stderr)
-	switch {
-	case done:
-		return status
-	case len(pos) > 0:
-		return fail(stderr, "version: unexpected argument %s: version takes none (see 'robotstxt help version')", quoteArg(pos[0]))
-	}
-	fmt.Fprintf(stdout, "robotstxt %s\n", version())
-	return exitOK
-}
-
-const versionUsage = "Usage: robotstxt version\n\nPrints the version of robotstxt. It takes no argument.\n"
-
 // runHelp is 'robotstxt help [COMMAND]'.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	switch {
@@ -126,7 +109,7 @@ Usage:
   robotstxt lint    [--semantics S] [--format text|json] FILE ...
   robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
   robotstxt help    [COMMAND]
-  robotstxt version
+  robotstxt version [--json]
 
 S is rfc9309 (default), google or koster1996. FILE "-" is standard input.
 'robotstxt help COMMAND' describes a command, its flags and its exit statuses.
@@ -622,11 +605,4 @@ func writeFailed(err error, status int, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "robotstxt: writing output: %v\n", err)
 	return exitProblem
-}
-
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }
