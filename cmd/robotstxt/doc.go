@@ -121,8 +121,11 @@
 // or, with --format json, one JSON array of {"file", "line", "kind",
 // "message"}. A problem of the whole file is one finding, its warning (a
 // UTF-16 file is "utf16" once, not a not-utf8 finding per line; an HTML page
-// "html-page" once), as engine/lint's Report says. A FILE that cannot be
-// read is reported on standard error and the next one is linted.
+// "html-page" once), as engine/lint's Report says. A file longer than 500
+// KiB is "truncated" only when the cut drops or shortens a user-agent,
+// allow or disallow line (lint reads 4 MiB further to see; engine/lint's
+// ReportBody): a large HTML page is "html-page" alone. A FILE that cannot
+// be read is reported on standard error and the next one is linted.
 //
 // # fetch
 //

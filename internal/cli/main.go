@@ -505,13 +505,18 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
+// robotsLimit is what readRobots reads of a robots.txt to decide with it:
+// the engine's size limit, and one byte more to see that there is more.
+const robotsLimit = compile.DefaultMaxFileSize + 1
+
 // stdinName is what messages call standard input given as "-".
 const stdinName = "standard input"
 
-// readRobots reads a robots.txt from path ("-": stdin): at most the
-// engine's size limit plus one byte, so that a huge file (or /dev/zero)
-// costs bounded memory and the engine still sees that it was truncated.
-func readRobots(path string, stdin io.Reader) ([]byte, error) {
+// readRobots reads a robots.txt from path ("-": stdin): at most limit
+// bytes, so that a huge file (or /dev/zero) costs bounded memory. A limit of
+// the engine's size limit plus one byte (robotsLimit) lets the engine see
+// that a file was truncated; lint reads further (lintLimit).
+func readRobots(path string, stdin io.Reader, limit int) ([]byte, error) {
 	var r io.Reader
 	size := 0 // the file's size when known: read it in one piece, as os.ReadFile does
 	if path == "-" {
@@ -530,13 +535,13 @@ func readRobots(path string, stdin io.Reader) ([]byte, error) {
 			return nil, fmt.Errorf("%s: is a directory (want a robots.txt file)", path)
 		}
 		if st.Mode().IsRegular() {
-			size = int(min(st.Size(), compile.DefaultMaxFileSize))
+			size = int(min(st.Size(), int64(limit)))
 		}
 		r = f
 	}
 	var buf bytes.Buffer
 	buf.Grow(size + bytes.MinRead) // room to see the end without growing
-	_, err := buf.ReadFrom(io.LimitReader(r, compile.DefaultMaxFileSize+1))
+	_, err := buf.ReadFrom(io.LimitReader(r, int64(limit)))
 	body := buf.Bytes()
 	if err != nil {
 		if path == "-" {
@@ -573,7 +578,7 @@ func (rf *robotsFlags) load(cmd string, opts engine.Options, stdin io.Reader, st
 // warnings (engine.Robots.Warnings); on an error it prints one line naming
 // the file and returns ok false.
 func compileRobots(cmd, path string, opts engine.Options, stdin io.Reader, stderr io.Writer) (*engine.Robots, bool) {
-	body, err := readRobots(path, stdin)
+	body, err := readRobots(path, stdin, robotsLimit)
 	if err != nil {
 		fail(stderr, "%s: cannot read robots.txt: %v", cmd, err)
 		return nil, false
