@@ -34,11 +34,10 @@
 // applies. A product token is letters, '-' and '_'; a user-agent line of a
 // robots.txt is read up to its first other character ("User-agent:
 // MJ12bot" names MJ). An --agent that is not a product token is read as the
-// library reads it (engine.AgentTokens, docs/SEMANTICS.md section 2.3): as a
-// User-Agent header in rfc9309 and koster1996 ("MJ12bot" stands for MJ,
-// "Googlebot/2.1" for Googlebot), as given in google, where it matches no
-// group, as in Google's library. Either way a warning on standard error
-// says so:
+// library reads it (engine.AgentTokens): as a User-Agent header in rfc9309
+// and koster1996 ("MJ12bot" stands for MJ, "Googlebot/2.1" for Googlebot),
+// as given in google, where it matches no group, as in Google's library.
+// Either way a warning on standard error says so:
 //
 //	robotstxt: warning: --agent "MJ12bot" is not a product token (letters, '-' and '_'): read as a User-Agent header (rfc9309 semantics), it stands for --agent MJ
 //

@@ -67,10 +67,11 @@ const (
 
 	// JoinedGroup: user-agent lines separated by a sitemap, an extension
 	// (crawl-delay, host, an unknown key) or an unreadable line. Such lines
-	// do not end a group (docs/SEMANTICS.md section 2.1), so the earlier crawler
-	// gets the rules that follow the later line, which is rarely what was
-	// meant ("User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /"
-	// disallows everything for a). The parser records those lines
+	// do not end a group (a user-agent line opens a new group only after an
+	// allow or disallow line), so the earlier crawler gets the rules that
+	// follow the later line, which is rarely what was meant ("User-agent:
+	// a / Crawl-delay: 5 / User-agent: b / Disallow: /" disallows
+	// everything for a). The parser records those lines
 	// (compile.File.Joins); Check reports the first of each group.
 	JoinedGroup Kind = "joined-group"
 
@@ -144,9 +145,9 @@ func Check(f *compile.File) []Finding {
 // So a UTF-16 file is one finding, not one per line, and an HTML page one,
 // not one per tag.
 //
-// Report does not see past the size limit, so it reports every file that
-// was cut (truncated); ReportBody, given the body, only a cut that drops a
-// rule.
+// Report does not see past the size limit, so it reports the truncated
+// warning of every file that was cut; ReportBody, given the body, only of
+// a cut that drops a rule.
 func Report(f *compile.File) []Finding { return report(f, true) }
 
 // ReportBody is Report for the body f was parsed from, which tells whether

@@ -269,8 +269,8 @@ func (c *crawlerFlags) warnings(sem compile.Semantics, stderr io.Writer) {
 // agentWarning returns the warning for an --agent value that is not a
 // product token, or "" for a token, for "" (which asks for the "*" group)
 // and for "*". The value is read as the engine reads it in sem
-// (engine.AgentTokens, docs/SEMANTICS.md section 2.3): as a User-Agent
-// header in rfc9309 and koster1996, as given in google.
+// (engine.AgentTokens): as a User-Agent header in rfc9309 and koster1996,
+// as given in google.
 func agentWarning(sem compile.Semantics, a string) string {
 	if engine.CheckAgent(a) == nil {
 		return ""
