@@ -286,8 +286,9 @@ def summary(run):
     libs = children(run.order, "RealCorpus", 1) or children(run.order, "FirstDecision", 1)
     get = lambda name, unit, lib: res.get(name.format(lib), {}).get(unit)
     cols = [c for c in SUMMARY if any(get(c[1], c[2], lib) is not None for lib in libs)]
-    lines = [f"Medians of {run.runs} runs on {run.date()}, {run.cpu()}: time per URL (the corpus and "
-             "distinct-URL columns) or per file; in parentheses, other / robotstxt (higher is slower).",
+    runs = "one run" if run.runs == 1 else f"the medians of {run.runs} runs"
+    lines = [f"One benchmark run on {run.date()} ({machine(run.meta)}), {runs}: the time per URL, or "
+             "per file for the first decision; in parentheses, other / robotstxt (higher is slower).",
              "",
              "| library | " + " | ".join(c[0] for c in cols) + " |",
              "|---" * (len(cols) + 1) + "|"]
@@ -313,7 +314,6 @@ def machine(meta):
 
 
 Run.date = lambda self: self.meta.get("date", "an unrecorded date").split("T")[0]
-Run.cpu = lambda self: self.meta.get("cpuid-brand", "an unrecorded CPU").strip()
 
 
 def render(path):
@@ -335,7 +335,7 @@ def render(path):
         print(f"- date: {meta.get('date', 'not recorded')} (finished {meta.get('finished', 'not recorded')})")
         print(f"- commit: {meta.get('commit', 'not recorded')}")
         print(f"- machine: {machine(meta)}; load average {meta.get('load', 'not recorded')}")
-        print(f"- medians of {run.runs} runs\n")
+        print(f"- every figure the median of {run.runs} runs\n")
         print("Absolute numbers vary by machine, and from run to run on a shared one: compare ratios "
               "within one run, and `benchstat old.txt new.txt` to compare two trees. bench/README.md "
               "says what each benchmark measures. `-bound` means the agent's rules were selected once "
