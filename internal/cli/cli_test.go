@@ -768,6 +768,32 @@ func TestFlagError_ClosestFlag(t *testing.T) {
 	}
 }
 
+// TestREADME_FirstCommand: README's first command is the check of the
+// bundled example, and the output README shows under "What the first
+// command shows" is what it prints (exampleExplained, which TestCheck holds
+// the command to).
+func TestREADME_FirstCommand(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const first = "go run ./cmd/robotstxt check --robots testdata/example/robots.txt --agent ExampleBot --explain < testdata/example/urls.txt\n"
+	if !bytes.Contains(readme, []byte("```sh\n"+first+"go test ./...\n```\n")) {
+		t.Errorf("README.md's two commands are not\n%sgo test ./...", first)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## What the first command shows\n\n```\n")
+	if !ok {
+		t.Fatal(`README.md has no "## What the first command shows" section that starts with the output`)
+	}
+	if shown, _, _ := strings.Cut(section, "```"); shown != exampleExplained {
+		t.Errorf("README.md shows:\n%s\nthe command prints:\n%s", shown, exampleExplained)
+	}
+	status, out, errs := robotstxt(t, "", "check", "--robots", exampleRobots, "--agent", "ExampleBot", "--explain", "--urls", exampleURLs)
+	if status != exitOK || errs != "" || out != exampleExplained {
+		t.Errorf("status %d, stderr %q, output:\n%s", status, errs, out)
+	}
+}
+
 // TestREADME_CommandLineUsage: the usage lines of README.md's "Command
 // line" section and of doc.go are those that 'robotstxt help' prints, and
 // each command's help starts with its line.
