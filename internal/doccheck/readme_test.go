@@ -121,3 +121,57 @@ func TestLicense_EveryModule(t *testing.T) {
 		t.Error("README.md does not name the licence and link LICENSE")
 	}
 }
+
+// TestREADME_LinksResolve: every relative link of README.md and
+// docs/GUIDE.md names a file of the repository, and a heading of it when
+// the link has an anchor (GitHub's: the heading in lower case, without
+// punctuation, spaces as '-'), so that moving a section breaks a test, not
+// a newcomer's click.
+func TestREADME_LinksResolve(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, page := range []string{"README.md", "docs/GUIDE.md"} {
+		text := readFile(t, page)
+		for _, m := range link.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.ToSlash(filepath.Join(filepath.Dir(page), file))
+			}
+			if _, err := os.Stat(filepath.Join("../..", path)); err != nil {
+				t.Errorf("%s links %s: %v", page, target, err)
+				continue
+			}
+			if anchor != "" && !hasAnchor(readFile(t, path), anchor) {
+				t.Errorf("%s links %s: %s has no heading with the anchor #%s", page, target, path, anchor)
+			}
+		}
+	}
+}
+
+// hasAnchor reports whether a heading of the Markdown text has the GitHub
+// anchor a.
+func hasAnchor(text, a string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(l, "#") {
+			continue
+		}
+		h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(l, "#")))
+		var b strings.Builder
+		for _, r := range h {
+			switch {
+			case r == ' ':
+				b.WriteByte('-')
+			case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+				b.WriteRune(r)
+			}
+		}
+		if b.String() == a {
+			return true
+		}
+	}
+	return false
+}
