@@ -259,7 +259,7 @@ func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 		{"help", `Prints the usage of robotstxt, or of COMMAND.`, func(t *testing.T) string {
 			return expect(t, "", []string{"help", "dump"}, exitOK, dumpUsage)
 		}},
-		{"version", `It takes no argument.`, func(t *testing.T) string {
+		{"version", `It takes no other argument.`, func(t *testing.T) string {
 			return expect(t, "", []string{"version", "now"}, exitUsage)
 		}},
 		{"version", `--json print the same as one JSON object: {"version", "revision", "time", "modified"}`, func(t *testing.T) string {

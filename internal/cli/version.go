@@ -14,7 +14,8 @@ Prints the build of robotstxt, for a bug report: the module version
 of the commit: v0.0.0-20260102030405-0123456789ab+dirty); else the commit
 built, with "+dirty" when the checkout had uncommitted changes, and its time
 (robotstxt 0123456789ab+dirty (2026-01-02T03:04:05Z)); else "(devel)", when
-the build recorded neither (go build -buildvcs=false). It takes no argument.
+the build recorded neither (go build -buildvcs=false). It takes no other
+argument.
 
 Flags:
   --json    print the same as one JSON object: {"version", "revision",
