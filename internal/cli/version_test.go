@@ -109,3 +109,21 @@ func TestVersion_GitCheckoutBuild(t *testing.T) {
 		t.Errorf("version --json printed %s, want revision %s, a time and modified %v", out, head, status != "")
 	}
 }
+
+// TestFetch_InstallAdvice: issue 49 found that fetch's help recommended go
+// install ...@latest, which finds nothing until the module is published.
+// The help, and the message for a missing robotstxt-fetch in a program
+// not installed from the module path (this test's), send a clone's user to
+// go install ./cmd/... and say that the module path works once published.
+func TestFetch_InstallAdvice(t *testing.T) {
+	if build().fromModulePath() {
+		t.Skip("the test binary was installed from the module path")
+	}
+	help := strings.Join(strings.Fields(fetchUsage), " ")
+	msg := fetchMissing(nil)
+	for _, text := range []string{help, msg} {
+		if !strings.Contains(text, "go install ./cmd/...") || !strings.Contains(text, "once the module is published") {
+			t.Errorf("%q does not say go install ./cmd/... and that the module path works once published", text)
+		}
+	}
+}
