@@ -307,7 +307,7 @@ func corpusCommon(b *testing.B) (files []corpusFile, results []*corpusResult, co
 		b.Fatalf("corpus: %v", err)
 	}
 	if len(files) == 0 {
-		b.Skip("no corpus: set -corpus DIR or $ROBOTSTXT_CORPUS, or put it in ../shared/corpus")
+		b.Skip("no corpus: set -corpus DIR or $ROBOTSTXT_CORPUS, or put it in shared/corpus beside the checkout")
 	}
 	results = make([]*corpusResult, len(Libraries))
 	for li, lib := range Libraries {
@@ -351,7 +351,8 @@ func corpusCommon(b *testing.B) (files []corpusFile, results []*corpusResult, co
 // (one of 833 KiB is about a quarter of it); the median ratio says how
 // the libraries compare on a typical file.
 //
-// The corpus is ../shared/corpus, $ROBOTSTXT_CORPUS or -corpus DIR; the
+// The corpus is -corpus DIR, else $ROBOTSTXT_CORPUS, else shared/corpus
+// beside the checkout (../shared/corpus from the repository root); the
 // benchmark is skipped without one. In -short mode only the first
 // corpusShortFiles files are used.
 func BenchmarkRealCorpus(b *testing.B) {

@@ -10,5 +10,5 @@
 // Tester, slyrz's New) is also benchmarked in that form, as "<name>-bound",
 // so that each gets its best. The benchmarks
 // are in the _test files; README.md says how to run them and what each one
-// measures.
+// measures, and RESULTS.md holds the tables of one run.
 package bench

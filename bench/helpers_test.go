@@ -23,7 +23,7 @@ import (
 // have a group for it (and a "*" group), so agent selection is exercised.
 const Agent = "Googlebot"
 
-var corpusFlag = flag.String("corpus", "", "corpus directory (default: $ROBOTSTXT_CORPUS, else ../shared/corpus when present)")
+var corpusFlag = flag.String("corpus", "", "corpus directory (default: $ROBOTSTXT_CORPUS, else shared/corpus beside the checkout when present)")
 
 // corpusDir returns the corpus directory, or "" when there is none
 // (TestMain has refused a $ROBOTSTXT_CORPUS that names no corpus).

@@ -332,8 +332,8 @@ type Decision struct {
 	// be known (IsURL): neither an absolute URL, nor "//host/path", nor a
 	// path that starts with '/'. It was read as Google's library reads such
 	// text, the path starting at its first '/' ("g/x" is decided as "/x",
-	// "www.example.com/a" as "/a"), in every semantics (docs/SEMANTICS.md
-	// section 3.3), which is seldom what the caller meant: a relative link
+	// "www.example.com/a" as "/a"), in every semantics, which is seldom
+	// what the caller meant: a relative link
 	// must be resolved against its page first, and a path already
 	// extracted goes to DecidePath ("g/x" there is "/g/x").
 	NotURL bool

@@ -86,11 +86,12 @@ func ExampleMatcher_Allowed() {
 	// true https://shop.example/
 }
 
-// The examples below are the Go snippets of README.md, shown there verbatim
-// (TestREADME_SnippetsAreExamples checks that they are).
+// The examples below are the Go snippets of README.md and docs/GUIDE.md,
+// shown there verbatim (TestREADME_SnippetsAreExamples checks that they
+// are).
 
-// Example_library is README's "Using the library": compile once, choose the
-// crawler, decide URLs.
+// Example_library is README's "The library in a page": compile once, choose
+// the crawler, decide URLs.
 func Example_library() {
 	body := []byte("User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot-Image\nDisallow: /photos/\n")
 	robots := engine.Compile(body, engine.Options{Semantics: engine.RFC9309}) // never fails
@@ -107,7 +108,7 @@ func Example_library() {
 	// false false
 }
 
-// Example_tokens is README's "Which groups apply": from a User-Agent header
+// Example_tokens is the guide's "Which groups apply": from a User-Agent header
 // to product tokens, and the two ways several tokens combine.
 func Example_tokens() {
 	robots := engine.Compile([]byte("User-agent: Googlebot\nDisallow: /nogoogle/\n\nUser-agent: Googlebot-Image\nDisallow: /photos/\n"), engine.Options{})
@@ -123,7 +124,7 @@ func Example_tokens() {
 	// [Googlebot-Image Googlebot] false false
 }
 
-// Example_extensions is README's "Pacing and canonical URLs".
+// Example_extensions is the guide's "Pacing and canonical URLs".
 func Example_extensions() {
 	robots := engine.Compile([]byte(`User-agent: *
 Crawl-delay: 2.5
@@ -148,32 +149,33 @@ Content-Signal: search=yes, ai-train=no
 	// www.example.com https://example.com/shop?id=7 no
 }
 
-// readmeSections are the sections of README.md whose Go snippets must be
-// Example functions, shown verbatim, and the directory of the package
-// whose test files hold them.
-var readmeSections = []struct{ heading, dir string }{
-	{"## Using the library", "."},
-	{"## For crawlers", "."},
-	{"## Using it with net/http", "fetch"},
+// readmeSections are the sections of README.md and docs/GUIDE.md whose Go
+// snippets must be Example functions, shown verbatim, and the directory of
+// the package whose test files hold them.
+var readmeSections = []struct{ file, heading, dir string }{
+	{"../README.md", "## The library in a page", "."},
+	{"../docs/GUIDE.md", "## For crawlers", "."},
+	{"../docs/GUIDE.md", "## Using it with net/http", "fetch"},
 }
 
-// TestREADME_SnippetsAreExamples checks that every Go snippet in README's
-// library sections is an Example function of this package, written exactly
-// as in its _test.go file (so that it compiles and its output is checked),
-// optionally after an import block that imports only what that file imports.
+// TestREADME_SnippetsAreExamples checks that every Go snippet in the
+// library sections of README and the guide is an Example function of this
+// package (or engine/fetch), written exactly as in its _test.go file (so
+// that it compiles and its output is checked), optionally after an import
+// block that imports only what that file imports.
 func TestREADME_SnippetsAreExamples(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	block := regexp.MustCompile("(?s)```go\n(.*?)```")
 	funcName := regexp.MustCompile(`(?m)^func (Example\w*)\(\)`)
 	for _, sec := range readmeSections {
 		heading := sec.heading
+		readme, err := os.ReadFile(sec.file)
+		if err != nil {
+			t.Fatal(err)
+		}
 		examples, imports := exampleSources(t, sec.dir)
 		start := bytes.Index(readme, []byte("\n"+heading+"\n"))
 		if start < 0 {
-			t.Errorf("README.md has no section %q", heading)
+			t.Errorf("%s has no section %q", sec.file, heading)
 			continue
 		}
 		section := readme[start+1:]
@@ -198,11 +200,11 @@ func TestREADME_SnippetsAreExamples(t *testing.T) {
 			}
 			i := strings.Index(snippet, "func "+m[1]+"()")
 			if got := strings.TrimSuffix(snippet[i:], "\n"); got != src.text {
-				t.Errorf("%s: README's %s differs from %s:\n--- README\n%s\n--- %s\n%s", heading, m[1], src.file, got, src.file, src.text)
+				t.Errorf("%s %s: %s differs from %s:\n--- %s\n%s\n--- %s\n%s", sec.file, heading, m[1], src.file, sec.file, got, src.file, src.text)
 			}
 			for _, path := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(snippet[:i], -1) {
 				if !imports[src.file][path[1]] {
-					t.Errorf("%s: README's %s imports %q, which %s does not", heading, m[1], path[1], src.file)
+					t.Errorf("%s %s: %s imports %q, which %s does not", sec.file, heading, m[1], path[1], src.file)
 				}
 			}
 		}

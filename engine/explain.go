@@ -20,8 +20,9 @@ type Explanation struct {
 	// for its product tokens, in Google it names no group). Nil otherwise.
 	Given []string
 	// Path is what the rules were matched against: the URL's path, params
-	// and query, brought to the semantics' canonical form (docs/SEMANTICS.md
-	// sections 3.2 and 3.3).
+	// and query, without its scheme, authority and fragment ("/" when
+	// empty), percent-encoded as the semantics compares them (see
+	// Semantics; docs/SEMANTICS.md has the details).
 	Path string
 	// Match says how the groups were selected: MatchSpecific (a group
 	// names one of the tokens), MatchGlobal (none does; the "*" groups

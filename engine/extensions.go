@@ -19,8 +19,9 @@ import (
 const MaxCrawlDelay = 5 * time.Minute
 
 // Extensions are the extension lines of the groups selected for a crawler,
-// read into types (docs/SEMANTICS.md section 6). They never change a decision:
-// a crawler may use them to pace itself and to canonicalise URLs.
+// read into types (docs/SEMANTICS.md gives each key's sources). They never
+// change a decision: a crawler may use them to pace itself and to
+// canonicalise URLs.
 //
 // Each list keeps every valid line of its key, in file order, with its line
 // number. A line of a known key whose value cannot be read is in Invalid

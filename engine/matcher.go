@@ -187,8 +187,8 @@ var pathPool = sync.Pool{New: func() any { return new([]byte) }}
 //
 // Relative input is not resolved: anything that is not a URL or a path
 // (IsURL) is read as Google's library reads it, its path starting at its
-// first '/' ("g/x" is decided as "/x", "www.example.com/a" as "/a"; see
-// docs/SEMANTICS.md section 3.3), and the Decision says so (NotURL).
+// first '/' ("g/x" is decided as "/x", "www.example.com/a" as "/a"), and
+// the Decision says so (NotURL).
 // Resolve a relative link against its page before deciding it; a path that
 // was already extracted goes to DecidePath, which reads "g/x" as "/g/x".
 func (m *Matcher) Decide(url string) Decision {
@@ -325,15 +325,20 @@ func (m *Matcher) Selection() Selection { return m.sel }
 
 // RankedRule is one of a Matcher's rules, as Rules lists them: a rule of
 // its merged groups, or the directory rule Google's index.htm rule adds for
-// an allow rule (docs/SEMANTICS.md 4.3), which has that rule's line and
-// value and the directory's pattern.
+// an allow rule: in Google semantics "Allow: /d/index.html" (any pattern
+// whose last '/'-segment starts with "/index.htm") also allows "/d/" exactly,
+// as Google's library does. That rule has the allow rule's line and value
+// and the pattern "/d/$".
 type RankedRule struct {
 	Rule
 	IndexHTM bool
 }
 
 // Rules returns m's rules in priority order, best first: the first of them
-// that matches a URL decides it (docs/SEMANTICS.md 4). A rule whose pattern
+// that matches a URL decides it. In RFC9309 and Google the longer pattern
+// comes first (in bytes, after normalisation, counting '*' and '$'), an
+// allow before a disallow of the same length, then file order; in
+// Koster1996 file order alone. A rule whose pattern
 // can match no path (one that starts with neither '/' nor '*', or in
 // Koster1996 not with '/') is listed too, where its priority puts it. It
 // allocates; deciding never calls it.

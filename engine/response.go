@@ -3,8 +3,9 @@ package engine
 import "github.com/seed-275a9bd5/robotstxt/internal/semantics"
 
 // FromResponse returns the rules that an HTTP answer to a robots.txt request
-// stands for (docs/SEMANTICS.md section 5.2), for a crawler that fetches
-// robots.txt with its own HTTP client instead of package engine/fetch:
+// stands for, for a crawler that fetches robots.txt with its own HTTP
+// client instead of package engine/fetch (docs/SEMANTICS.md gives each
+// rule's sources):
 //
 //   - 2xx: body is compiled with opts (only the first opts.MaxFileSize bytes
 //     are read; the caller need not read more).
@@ -29,8 +30,8 @@ import "github.com/seed-275a9bd5/robotstxt/internal/semantics"
 // A request that got no answer (time-out, DNS, connection, TLS or transfer
 // error) is unreachable too: use DisallowAll(opts). While a robots.txt is
 // unreachable a crawler may keep using the last copy it fetched, for up to 30
-// days (docs/SEMANTICS.md section 5.3); FromResponse keeps no copies, which is
-// the caller's (or engine/fetch's) business.
+// days after it was fetched (RFC 9309 sections 2.3.1.4 and 2.4); FromResponse
+// keeps no copies, which is the caller's (or engine/fetch's) business.
 //
 // For statuses 200 to 599 FromResponse answers as engine/fetch does for the
 // same response. It never fails; the result is safe for concurrent use.

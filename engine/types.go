@@ -23,7 +23,9 @@ import "github.com/seed-275a9bd5/robotstxt/compile"
 //     file order decides, '*' and '$' are ordinary bytes, a blank line
 //     ends a record, and 401 and 403 disallow everything when fetching.
 //     Groups are picked as in RFC9309 (names equal, ignoring case), which
-//     is not what Python's urllib.robotparser does (docs/SEMANTICS.md 2.5).
+//     is not what Python's urllib.robotparser does: it also takes a group
+//     whose name is part of the crawler's ("bot" for MyBot), and obeys only
+//     the first group that matches.
 type Semantics = compile.Semantics
 
 // The three semantics; see Semantics.

@@ -71,9 +71,9 @@ var crawlerMarkers = [...]string{"bot", "crawl", "spider", "slurp", "scrap", "fe
 // "like" is skipped ("like Gecko", "(like TwitterBot)": a client says it
 // imitates that one, not that it is it).
 //
-// Each kept name is cut to its leading run of [A-Za-z_-], as docs/SEMANTICS.md
-// section 2.2 cuts a user-agent line's value, so that the token is the name the
-// crawler's group has in a robots.txt: "MJ12bot/v1.4.8" gives "MJ" (and
+// Each kept name is cut to its leading run of [A-Za-z_-], as the value of a
+// user-agent line is cut, so that the token is the name the crawler's group
+// has in a robots.txt: "MJ12bot/v1.4.8" gives "MJ" (and
 // "User-agent: MJ12bot" names "MJ" too); a name that starts otherwise
 // ("360Spider") gives nothing, as such a user-agent line names no crawler.
 //
@@ -280,8 +280,8 @@ func containsFold(list []string, s string) bool {
 //	AdsBot-Google-Mobile  -> [AdsBot-Google-Mobile AdsBot-Google AdsBot]
 //	bingbot               -> [bingbot]
 //
-// token is first cut to its leading run of [A-Za-z_-] (docs/SEMANTICS.md
-// section 2.2); an empty result gives nil.
+// token is first cut to its leading run of [A-Za-z_-], as the value of a
+// user-agent line is; an empty result gives nil.
 //
 // The chain is a heuristic for crawlers named "family-variant", as Google's
 // are. It is only as good as the naming: "Google-InspectionTool" gives
@@ -298,8 +298,8 @@ func containsFold(list []string, s string) bool {
 //     ("only one group is valid for a particular crawler"; Googlebot-Image
 //     follows the googlebot group when there is no googlebot-image group).
 //   - Matcher(chain...) applies every group naming ANY token, merged
-//     (docs/SEMANTICS.md section 2.4, and what Google's open-source
-//     library does when given several tokens).
+//     (what Google's open-source library does when given several
+//     tokens).
 //
 // With a file that has a group for only one token of the chain, both give
 // the same matcher.
@@ -367,7 +367,7 @@ func (r *Robots) names(tok string) bool {
 
 // AgentTokens returns the product tokens that agent, a string a caller
 // passes to Robots.Matcher, MatcherChain, Allowed or Explain, stands for in
-// semantics sem (docs/SEMANTICS.md section 2.3):
+// semantics sem:
 //
 //   - A product token (letters, '-' and '_') stands for itself, and so do ""
 //     and "*", which name no group (the "*" groups apply).
@@ -420,7 +420,8 @@ func readAgents(sem Semantics, agents []string) []string {
 // AgentError is the error of an API that a crawler configures once
 // (fetch.Client, fetch.Transport) given an agent that is not a product
 // token: refused, in every semantics, rather than read one way or another
-// (docs/SEMANTICS.md section 2.3).
+// (as AgentTokens reads it for a Matcher): a crawler that passes its header
+// there should be told at once.
 type AgentError struct {
 	// Agent is the string given.
 	Agent string

@@ -1,19 +1,35 @@
 #!/usr/bin/env python3
-"""Turn the output of `cd bench && go test -bench ...` into the Markdown tables
-of README.md's Results section: the median of every benchmark over its runs
-(what benchstat reports as the centre), with ratios to our engine.
+"""Run the benchmarks of bench/ and turn their output into bench/RESULTS.md
+and the results table of README.md, or do the second half on a saved output.
 
-The libraries and their columns come from the output itself, in the order the
-benchmarks ran (ours first), so a library added to bench/libraries.go needs no
-change here. Their versions come from the run's `library-NAME: MODULE VERSION`
-lines (bench's machine report): a table of them is printed first, and with
---versions every column header names its library's version too.
+  scripts/benchtable.py run [--count N] [--bench REGEX]
+      runs `go test -run '^$' -bench REGEX -count N -benchtime 200ms -timeout
+      90m` in bench/ (N is 6 unless given, REGEX '.'), with the corpus that
+      $ROBOTSTXT_CORPUS names, else ../shared/corpus beside the checkout;
+      saves its output, with the command, date, commit and load average at
+      its top, to bench/results.txt; then renders it (below).
+  scripts/benchtable.py render [OUTPUT]
+      writes bench/RESULTS.md whole from OUTPUT (default bench/results.txt),
+      and rewrites README.md's table between its benchtable markers with the
+      summary table of RESULTS.md (internal/doccheck tests that the two agree).
+  scripts/benchtable.py print [--versions] OUTPUT
+      prints the tables of any run's output, for a look.
 
-usage: scripts/benchtable.py [--versions] bench-output.txt
+Every figure is the median of a benchmark over its runs (what benchstat
+reports as the centre), with ratios to our engine. The libraries and their
+columns come from the output itself, in the order the benchmarks ran (ours
+first), so a library added to bench/libraries.go needs no change here. Their
+versions come from the run's `library-NAME: MODULE VERSION` lines (bench's
+machine report); with --versions every column header names its library's
+version too.
 """
+import os
 import re
+import shlex
 import statistics
+import subprocess
 import sys
+import time
 from collections import defaultdict
 
 LINE = re.compile(r"^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$")
@@ -21,42 +37,61 @@ VERSION = re.compile(r"^library-(\S+):\s+(\S+)\s+(\S+)")
 # "timed on the 99 files (6579 URLs) of 100 that every library finished"
 COMMON = re.compile(r"timed on the ([\d,]+) files \(([\d,]+) URLs\) of ([\d,]+)")
 SKIPPED = re.compile(r"^skipped \(over a time cap")
+# What `run` writes at the top of the output ("# command: ...") and the
+# machine report of bench's TestMain ("cpuid-brand: ..."), kept as they are.
+META = re.compile(r"^(?:# )?(command|date|commit|load|finished|cpuid-brand|cpuid-vendor|cpuid-cores|go-runtime): (.*)$")
 OURS = "robotstxt"
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUTPUT = os.path.join(ROOT, "bench", "results.txt")
+RESULTS = os.path.join(ROOT, "bench", "RESULTS.md")
+README = os.path.join(ROOT, "README.md")
+# README's table lies between these two lines; RESULTS.md has them too, around the same table.
+BEGIN, END = "<!-- benchtable: begin -->", "<!-- benchtable: end -->"
 
-def load(path):
-    """Return the medians (name -> unit -> value), the names in the order
-    they first ran, the versions (library -> (module, version)), the corpus
-    log's COMMON match, and the run's skip list."""
-    vals = defaultdict(lambda: defaultdict(list))  # name -> unit -> values
-    versions, common, skips, in_skips = {}, None, [], False
-    for line in open(path, encoding="utf-8"):
-        line = line.rstrip("\n")
-        if in_skips:
-            if line.startswith("    "):
-                if line.strip() not in skips:
-                    skips.append(line.strip())
+
+class Run:
+    """One run's output: res, the medians (name -> unit -> value); order,
+    the names in the order they first ran; runs, the most values any
+    benchmark has (the -count); versions (library -> (module, version));
+    common, the corpus log's COMMON match; skips, the run's skip list; meta,
+    the META lines (key -> value)."""
+
+    def __init__(self, path):
+        vals = defaultdict(lambda: defaultdict(list))  # name -> unit -> values
+        self.versions, self.common, self.skips, self.meta = {}, None, [], {}
+        in_skips = False
+        for line in open(path, encoding="utf-8"):
+            line = line.rstrip("\n")
+            if in_skips:
+                if line.startswith("    "):
+                    if line.strip() not in self.skips:
+                        self.skips.append(line.strip())
+                    continue
+                in_skips = False
+            if SKIPPED.match(line):
+                in_skips = True
                 continue
-            in_skips = False
-        if SKIPPED.match(line):
-            in_skips = True
-            continue
-        if m := VERSION.match(line):
-            versions[m.group(1)] = (m.group(2), m.group(3))
-            continue
-        if (m := COMMON.search(line)) and common is None:
-            common = m
-        m = LINE.match(line.strip())
-        if not m:
-            continue
-        fields = m.group(2).split()
-        for i in range(0, len(fields) - 1, 2):
-            try:
-                vals[m.group(1)][fields[i + 1]].append(float(fields[i]))
-            except ValueError:
-                pass
-    res = {n: {u: statistics.median(v) for u, v in us.items()} for n, us in vals.items()}
-    return res, list(vals), versions, common, skips
+            if m := VERSION.match(line):
+                self.versions[m.group(1)] = (m.group(2), m.group(3))
+                continue
+            if (m := META.match(line)) and m.group(1) not in self.meta:
+                self.meta[m.group(1)] = m.group(2)
+                continue
+            if (m := COMMON.search(line)) and self.common is None:
+                self.common = m
+            m = LINE.match(line.strip())
+            if not m:
+                continue
+            fields = m.group(2).split()
+            for i in range(0, len(fields) - 1, 2):
+                try:
+                    vals[m.group(1)][fields[i + 1]].append(float(fields[i]))
+                except ValueError:
+                    pass
+        self.res = {n: {u: statistics.median(v) for u, v in us.items()} for n, us in vals.items()}
+        self.order = list(vals)
+        self.runs = max((len(v) for us in vals.values() for v in us.values()), default=0)
 
 
 def short_version(v):
@@ -198,18 +233,14 @@ def listing(res, order, bench, title):
     print()
 
 
-def main():
-    args = sys.argv[1:]
-    with_versions = "--versions" in args
-    args = [a for a in args if a != "--versions"]
-    if len(args) != 1:
-        sys.exit(__doc__.strip().splitlines()[-1])
-    res, order, versions, common, skips = load(args[0])
-    header = Header(versions, with_versions)
-    if versions:
+def tables(run, with_versions=False):
+    """Print every table of the run."""
+    res, order = run.res, run.order
+    header = Header(run.versions, with_versions)
+    if run.versions:
         print("| library | module | version |\n|---|---|---|")
         print(f"| {OURS} | this tree | — |")
-        for lib, (mod, v) in versions.items():
+        for lib, (mod, v) in run.versions.items():
             print(f"| {lib} | {mod} | {v} |")
         print()
     dcols = decide_columns(order)
@@ -225,17 +256,173 @@ def main():
         print(f"First decision: parse, bind and decide one URL, what a crawler waits for on a new site (ours decides it in the warm-up, building no state; ratio = other / {fcols[0]})\n")
         table(res, order, "FirstDecision", fcols, fcols[0], header)
     distinct_table(res, order, header)
-    corpus_table(res, order, common, header)
+    corpus_table(res, order, run.common, header)
     listing(res, order, "Scaling", "Scaling (ours)")
     listing(res, order, "Adversarial", "Adversarial (one op: parse, bind, decide every URL)")
     cli_table(res, order)
-    thrash_table(res, order, skips, "Thrashing", "Thrashing shapes, in process (one op: parse, bind, decide every URL of the set; ratio = other / " + OURS + ")")
-    thrash_table(res, order, skips, "CLIThrashing", "Thrashing shapes, whole processes: `robotstxt check` and cmd/libcheck (ratio = other / " + OURS + "; peak RSS in MiB)")
-    if skips:
-        print(f"Skipped in this run ({len(skips)}):\n")
-        for s in skips:
+    thrash_table(res, order, run.skips, "Thrashing", "Thrashing shapes, in process (one op: parse, bind, decide every URL of the set; ratio = other / " + OURS + ")")
+    thrash_table(res, order, run.skips, "CLIThrashing", "Thrashing shapes, whole processes: `robotstxt check` and cmd/libcheck (ratio = other / " + OURS + "; peak RSS in MiB)")
+    if run.skips:
+        print(f"Skipped in this run ({len(run.skips)}):\n")
+        for s in run.skips:
             print(f"- {s}")
         print()
+
+
+# The summary's columns: a heading and the benchmark and unit of a library's figure.
+SUMMARY = [
+    ("real corpus: parse, bind, decide every URL", "RealCorpus/{}", "ns/URL"),
+    ("real corpus: decide only", "RealCorpusDecide/{}", "ns/URL"),
+    ("100,000 distinct URLs of the large file", "DecideDistinct/{}", "ns/op"),
+    ("first decision, large file", "FirstDecision/{}/large", "ns/op"),
+]
+
+
+def summary(run):
+    """Return the lines of the summary: a sentence and a table of a row per
+    library, the figures a newcomer reads first (README's table). A column
+    the run has no figure for (no corpus, say) is left out."""
+    res = run.res
+    libs = children(run.order, "RealCorpus", 1) or children(run.order, "FirstDecision", 1)
+    get = lambda name, unit, lib: res.get(name.format(lib), {}).get(unit)
+    cols = [c for c in SUMMARY if any(get(c[1], c[2], lib) is not None for lib in libs)]
+    runs = "one run" if run.runs == 1 else f"the medians of {run.runs} runs"
+    lines = [f"One benchmark run on {run.date()} ({machine(run.meta)}), {runs}: the time per URL, or "
+             "per file for the first decision; in parentheses, other / robotstxt (higher is slower).",
+             "",
+             "| library | " + " | ".join(c[0] for c in cols) + " |",
+             "|---" * (len(cols) + 1) + "|"]
+    for lib in libs:
+        cells = []
+        for _, name, unit in cols:
+            v = get(name, unit, lib)
+            cells.append(cell(v, None if lib == OURS else get(name, unit, OURS)))
+        lines.append(f"| {lib} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def machine(meta):
+    """The machine of the run, from bench's machine report."""
+    parts = [meta.get("cpuid-brand", "CPU not recorded").strip()]
+    if m := re.search(r"\(hypervisor (\S+)\)", meta.get("cpuid-vendor", "")):
+        parts.append(f"hypervisor {m.group(1)}")
+    if m := re.search(r"NumCPU (\d+)", meta.get("cpuid-cores", "")):
+        parts.append(f"{m.group(1)} CPUs for Go")
+    if "go-runtime" in meta:
+        parts.append(meta["go-runtime"])
+    return ", ".join(parts)
+
+
+Run.date = lambda self: self.meta.get("date", "an unrecorded date").split("T")[0]
+
+
+def render(path):
+    """Write RESULTS.md whole from the output at path, and README's table."""
+    import contextlib
+    import io
+    run = Run(path)
+    if not run.res:
+        sys.exit(f"benchtable: {path} holds no benchmark result")
+    block = [BEGIN] + summary(run) + [END]
+    meta = run.meta
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        print("# Benchmark results\n")
+        print("Written whole by `scripts/benchtable.py render` from one run's output, "
+              f"`bench/{os.path.relpath(path, os.path.join(ROOT, 'bench'))}`: do not edit it by hand; "
+              "bench/README.md says how to run it again.\n")
+        print(f"- command: `{meta.get('command', 'not recorded')}`")
+        print(f"- date: {meta.get('date', 'not recorded')} (finished {meta.get('finished', 'not recorded')})")
+        print(f"- commit: {meta.get('commit', 'not recorded')}")
+        print(f"- machine: {machine(meta)}; load average {meta.get('load', 'not recorded')}")
+        print(f"- every figure the median of {run.runs} runs\n")
+        print("Absolute numbers vary by machine, and from run to run on a shared one: compare ratios "
+              "within one run, and `benchstat old.txt new.txt` to compare two trees. bench/README.md "
+              "says what each benchmark measures. `-bound` means the agent's rules were selected once "
+              "(our `Matcher` and its `Allowed`, temoto's `FindGroup`, benjaminestes's `Tester`, "
+              "slyrz's only form); our unbound form is `Robots.Allowed(agent, url)`. Ours decides a "
+              "matcher's first 1,024 URLs by trying the few rules that could match each and builds no "
+              "state for them (the warm-up); Decide and the corpus's \"decide only\" measure the steady "
+              "state past it, First decision and the corpus's \"parse, bind, decide\" what a crawler "
+              "sees on a site it has just fetched.\n")
+        print("## Summary\n")
+        print("\n".join(block) + "\n")
+        print("## Every table\n")
+        tables(run)
+    with open(RESULTS, "w", encoding="utf-8") as f:
+        f.write(out.getvalue().rstrip("\n") + "\n")
+    readme = open(README, encoding="utf-8").read()
+    b, e = readme.find(BEGIN), readme.find(END)
+    if b < 0 or e < b:
+        sys.exit(f"benchtable: README.md has no {BEGIN} ... {END} lines to rewrite")
+    readme = readme[:b] + "\n".join(block) + readme[e + len(END):]
+    with open(README, "w", encoding="utf-8") as f:
+        f.write(readme)
+    print(f"wrote {os.path.relpath(RESULTS)} and the table of {os.path.relpath(README)}")
+
+
+def bench_run(count, bench):
+    """Run the benchmarks in bench/, save the output to OUTPUT with the
+    command, date, commit and load average at its top, then render it."""
+    corpus = os.environ.get("ROBOTSTXT_CORPUS") or os.path.join(os.path.dirname(ROOT), "shared", "corpus")
+    if corpus != "off" and not os.path.isdir(os.path.join(corpus, "files")):
+        sys.exit(f"benchtable: no corpus at {corpus}: set ROBOTSTXT_CORPUS to one (or to off, to run without)")
+    args = ["go", "test", "-run", "^$", "-bench", bench, "-count", str(count),
+            "-benchtime", "200ms", "-timeout", "90m"]
+    command = f"cd bench && ROBOTSTXT_CORPUS={shlex.quote(corpus)} " + " ".join(shlex.quote(a) for a in args)
+    git = lambda *a: subprocess.run(["git", "-C", ROOT, *a], capture_output=True, text=True).stdout.strip()
+    commit = git("rev-parse", "--short=12", "HEAD") or "not a git checkout"
+    if git("status", "--porcelain", "--untracked-files=no"):
+        commit += " (with uncommitted changes)"
+    stamp = lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    load = lambda: "%.2f" % os.getloadavg()[0]
+    partial = OUTPUT + ".partial"
+    start = time.time()
+    with open(partial, "w", encoding="utf-8") as f:
+        head = f"# command: {command}\n# date: {stamp()}\n# commit: {commit}\n"
+        f.write(head)
+        sys.stdout.write(head)
+        load_start = load()
+        p = subprocess.Popen(args, cwd=os.path.join(ROOT, "bench"), env={**os.environ, "ROBOTSTXT_CORPUS": corpus},
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in p.stdout:
+            f.write(line)
+            f.flush()
+            sys.stdout.write(line)
+        status = p.wait()
+        tail = f"# finished: {stamp()}, after {(time.time() - start) / 60:.1f} min\n# load: {load_start} at the start, {load()} at the end (1 min)\n"
+        f.write(tail)
+        sys.stdout.write(tail)
+    if status != 0:
+        sys.exit(f"benchtable: the run failed (status {status}); its output is in {partial}")
+    os.replace(partial, OUTPUT)
+    render(OUTPUT)
+
+
+def main():
+    args = sys.argv[1:]
+    usage = "usage: scripts/benchtable.py run [--count N] [--bench REGEX] | render [OUTPUT] | print [--versions] OUTPUT"
+    if not args:
+        sys.exit(usage)
+    cmd, args = args[0], args[1:]
+    if cmd == "run":
+        opts = {"--count": "6", "--bench": "."}
+        while args:
+            if args[0] not in opts or len(args) < 2:
+                sys.exit(usage)
+            opts[args[0]] = args[1]
+            args = args[2:]
+        bench_run(int(opts["--count"]), opts["--bench"])
+    elif cmd == "render" and len(args) <= 1:
+        render(os.path.abspath(args[0]) if args else OUTPUT)
+    elif cmd == "print":
+        with_versions = "--versions" in args
+        args = [a for a in args if a != "--versions"]
+        if len(args) != 1:
+            sys.exit(usage)
+        tables(Run(args[0]), with_versions)
+    else:
+        sys.exit(usage)
 
 
 def distinct_table(res, order, header):

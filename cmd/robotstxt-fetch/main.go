@@ -6,8 +6,8 @@
 //
 //	robotstxt-fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 //
-// "robotstxt-fetch help" prints that usage and "robotstxt-fetch version" the
-// module's version, as robotstxt does.
+// "robotstxt-fetch help" prints that usage and "robotstxt-fetch version
+// [--json]" the build, as robotstxt does.
 //
 // It is a program of its own so that robotstxt does not link net/http and
 // crypto/tls, whose start-up would cost every check, lint, explain and dump
@@ -25,12 +25,14 @@ import (
 func main() {
 	cli.SetFetcher(netfetch.Fetcher{})
 	args := append([]string{"fetch"}, os.Args[1:]...)
-	if len(os.Args) == 2 {
+	if len(os.Args) >= 2 { // help and version are never a SITE_URL: they have no scheme
 		switch os.Args[1] {
-		case "help": // never a SITE_URL: it has no scheme
-			args = []string{"help", "fetch"}
+		case "help":
+			if len(os.Args) == 2 {
+				args = []string{"help", "fetch"}
+			}
 		case "version", "-version", "--version":
-			args = []string{"version"}
+			args = append([]string{"version"}, os.Args[2:]...)
 		}
 	}
 	os.Exit(cli.Main(args))

@@ -10,14 +10,15 @@
 //	robotstxt lint    [--semantics S] [--format text|json] FILE ...
 //	robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 //	robotstxt help    [COMMAND]
-//	robotstxt version
+//	robotstxt version [--json]
 //
 // S is the semantics: rfc9309 (the default), google or koster1996; see
 // docs/SEMANTICS.md. A FILE of "-" is standard input (--robots, --urls, lint).
 // Flags are written --name VALUE or --name=VALUE (one dash works too), and
 // may come before or after the URL arguments; after "--" every argument is
-// a URL. Every message names flags with two dashes and says what a valid
-// value looks like.
+// a URL. A message names a flag as it was typed (-x or --x), suggests the
+// closest flag for an unknown one (--robot: did you mean --robots?), and
+// says what a valid value looks like.
 //
 // # The crawler
 //
@@ -33,11 +34,10 @@
 // applies. A product token is letters, '-' and '_'; a user-agent line of a
 // robots.txt is read up to its first other character ("User-agent:
 // MJ12bot" names MJ). An --agent that is not a product token is read as the
-// library reads it (engine.AgentTokens, docs/SEMANTICS.md section 2.3): as a
-// User-Agent header in rfc9309 and koster1996 ("MJ12bot" stands for MJ,
-// "Googlebot/2.1" for Googlebot), as given in google, where it matches no
-// group, as in Google's library. Either way a warning on standard error
-// says so:
+// library reads it (engine.AgentTokens): as a User-Agent header in rfc9309
+// and koster1996 ("MJ12bot" stands for MJ, "Googlebot/2.1" for Googlebot),
+// as given in google, where it matches no group, as in Google's library.
+// Either way a warning on standard error says so:
 //
 //	robotstxt: warning: --agent "MJ12bot" is not a product token (letters, '-' and '_'): read as a User-Agent header (rfc9309 semantics), it stands for --agent MJ
 //
@@ -120,8 +120,11 @@
 // or, with --format json, one JSON array of {"file", "line", "kind",
 // "message"}. A problem of the whole file is one finding, its warning (a
 // UTF-16 file is "utf16" once, not a not-utf8 finding per line; an HTML page
-// "html-page" once), as engine/lint's Report says. A FILE that cannot be
-// read is reported on standard error and the next one is linted.
+// "html-page" once), as engine/lint's Report says. A file longer than 500
+// KiB is "truncated" only when the cut drops or shortens a user-agent,
+// allow or disallow line (lint reads 4 MiB further to see; engine/lint's
+// ReportBody): a large HTML page is "html-page" alone. A FILE that cannot
+// be read is reported on standard error and the next one is linted.
 //
 // # fetch
 //
@@ -137,12 +140,25 @@
 // "127.0.0.1:8765" or "example.com" is told to add a scheme.
 //
 // fetch is carried out by a second program, robotstxt-fetch (which takes
-// the same arguments), found in robotstxt's own directory or else on PATH;
-// go install github.com/seed-275a9bd5/robotstxt/cmd/...@latest installs
-// both. It is apart so that robotstxt does not link net/http and
+// the same arguments), found in robotstxt's own directory or else on PATH.
+// go install ./cmd/... in a clone installs both; once the module is
+// published, so does go install
+// github.com/seed-275a9bd5/robotstxt/cmd/...@latest (before that, @latest
+// finds nothing). It is apart so that robotstxt does not link net/http and
 // crypto/tls: their start-up cost every command about 6 ms (one URL
 // checked in 14.8 ms with them linked, 8.6 ms without). Without
 // robotstxt-fetch, fetch says how to install it, with exit status 2.
+//
+// # version
+//
+// version names the build, for a bug report: the module version when
+// robotstxt was installed from the module path (robotstxt v1.2.3); else the
+// commit it was built from in a git checkout, with "+dirty" for uncommitted
+// changes, and the commit's time; else "(devel)". Go 1.24 and later give a
+// build in a git checkout a version made of the commit
+// (v0.0.0-20260102030405-0123456789ab), printed as a module version.
+// version --json prints the same as a JSON object with the fields
+// "version", "revision", "time" and "modified".
 //
 // # Exit status
 //

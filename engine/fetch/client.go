@@ -1,5 +1,6 @@
-// Package fetch is the access method of robots.txt (docs/SEMANTICS.md section 5):
-// it finds the robots.txt that governs a URL, fetches it over HTTP, compiles
+// Package fetch is the access method of robots.txt, as RFC 9309 sets it out
+// (docs/SEMANTICS.md, "Fetching robots.txt", gives each rule's sources): it
+// finds the robots.txt that governs a URL, fetches it over HTTP, compiles
 // it with engine.Compile, and caches the result, so that a crawler can ask
 // "may I fetch this URL?" in one call.
 //
@@ -503,8 +504,9 @@ func (c *Client) Lookup(ctx context.Context, pageURL string) (Result, error) {
 // agent must be a product token (letters, '-' and '_'), or "" or "*" for no
 // crawler in particular (the "*" groups apply): anything else, such as a
 // User-Agent header or "FooBot/1.0", is refused with an *engine.AgentError
-// naming the tokens it holds, before any fetch (docs/SEMANTICS.md section
-// 2.3). A crawler with several tokens uses Matcher or MatcherChain.
+// naming the tokens it holds, before any fetch: a crawler configured with
+// its header should be told at once, not have it read one way or another.
+// A crawler with several tokens uses Matcher or MatcherChain.
 func (c *Client) Allowed(ctx context.Context, agent, pageURL string) (bool, Result, error) {
 	if err := engine.CheckAgent(agent); err != nil {
 		return false, Result{}, err

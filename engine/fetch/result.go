@@ -24,7 +24,8 @@ const (
 	// in the Client's Store (fetched by another node or before a restart).
 	Cached
 	// Stale: the robots.txt is unreachable now, and the last copy fetched
-	// within Options.MaxStale is used (docs/SEMANTICS.md section 5.3).
+	// within Options.MaxStale (30 days unless set) is used, as RFC 9309
+	// sections 2.3.1.4 and 2.4 allow.
 	// Result.Err says why the fetch failed; Result.Fetched is when the copy was
 	// fetched.
 	Stale

@@ -22,9 +22,9 @@ import (
 // it as it is. It holds the robots.txt URL, the final URL after redirects,
 // the status and its class, the body (at most the file size limit and one
 // byte), when it was fetched and until when it is fresh, when the site last
-// answered (for the 30-day rule of docs/SEMANTICS.md section 5.3), the ETag
-// and Last-Modified, and the error text, in a versioned format that nodes
-// of two releases both read. Keys are origins, scheme://host[:port].
+// answered (while a site is unreachable its last copy is used for 30 days
+// from then, Options.MaxStale), the ETag and Last-Modified, and the error
+// text, in a versioned format that nodes of two releases both read. Keys are origins, scheme://host[:port].
 //
 // The Client calls its Store on a miss of its own cache only: a fresh entry
 // answers without it. On a miss it loads the origin's record, and a fresh

@@ -111,8 +111,8 @@ type Transport struct {
 	// token (letters, '-' and '_'), or "" or "*" for no crawler in
 	// particular (the "*" groups apply): anything else ("FooBot/1.0", a
 	// whole header) fails every request with an *engine.AgentError naming
-	// the tokens it holds, and nothing is fetched (docs/SEMANTICS.md
-	// section 2.3). A crawler with several tokens sets Tokens instead.
+	// the tokens it holds, and nothing is fetched. A crawler with several
+	// tokens sets Tokens instead.
 	Agent string
 	// Tokens are the product tokens of a crawler that has several, most
 	// specific first, in place of Agent (setting both is an error, as is a

@@ -25,7 +25,8 @@ const robotsPath = "/robots.txt"
 const maxHostLength = 255
 
 // RobotsURL returns the URL of the robots.txt that governs pageURL:
-// scheme://host[:port]/robots.txt (docs/SEMANTICS.md section 5.1). The scheme
+// scheme://host[:port]/robots.txt, which governs that scheme, host and port
+// only (RFC 9309 section 2.3). The scheme
 // and the host are lower-cased, the default port of the scheme (http 80,
 // https 443, ftp 21) is dropped, an internationalised host is converted to
 // punycode (IDNA 2008, UTS #46 lookup mapping), an IPv6 literal is kept in

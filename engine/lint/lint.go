@@ -5,10 +5,12 @@
 // and extension values crawlers cannot read.
 //
 // Check reads a parsed compile.File (plain data, no body) and returns its
-// findings sorted by line; Report merges them with the parser's diagnostics,
-// as the robotstxt lint command prints them. It reads only what the parser
-// kept (the groups with their empty rule lines, the lines that joined
-// user-agent lines), and merges a crawler's groups as File.Select does,
+// findings sorted by line; Report merges them with the parser's diagnostics
+// and the file's warnings, and ReportBody, given the body, also tells
+// whether a cut at the size limit dropped any rule, as the robotstxt lint
+// command prints them. Check reads only what the parser kept (the groups
+// with their empty rule lines, the lines that joined user-agent lines),
+// and merges a crawler's groups as File.Select does,
 // asking compile.Agent.Names which lines name it. Every finding is exact for
 // the file's semantics, except replaces-global, which is about intent and
 // says so. Check runs in time about linear in the size of the file.
@@ -65,10 +67,11 @@ const (
 
 	// JoinedGroup: user-agent lines separated by a sitemap, an extension
 	// (crawl-delay, host, an unknown key) or an unreadable line. Such lines
-	// do not end a group (docs/SEMANTICS.md section 2.1), so the earlier crawler
-	// gets the rules that follow the later line, which is rarely what was
-	// meant ("User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /"
-	// disallows everything for a). The parser records those lines
+	// do not end a group (a user-agent line opens a new group only after an
+	// allow or disallow line), so the earlier crawler gets the rules that
+	// follow the later line, which is rarely what was meant ("User-agent:
+	// a / Crawl-delay: 5 / User-agent: b / Disallow: /" disallows
+	// everything for a). The parser records those lines
 	// (compile.File.Joins); Check reports the first of each group.
 	JoinedGroup Kind = "joined-group"
 
@@ -142,15 +145,37 @@ func Check(f *compile.File) []Finding {
 //
 // So a UTF-16 file is one finding, not one per line, and an HTML page one,
 // not one per tag.
-func Report(f *compile.File) []Finding {
+//
+// Report does not see past the size limit, so it reports the truncated
+// warning of every file that was cut; ReportBody, given the body, only of
+// a cut that drops a rule.
+func Report(f *compile.File) []Finding { return report(f, true) }
+
+// ReportBody is Report for the body f was parsed from, which tells whether
+// the cut of a file longer than the size limit matters. The truncated
+// warning is reported only when the cut drops or shortens a user-agent,
+// allow or disallow line (read as f's semantics reads one): a cut through
+// the rest of an HTML page, or through comments, changes no decision and is
+// no finding. body may be the start of the body only: what lies past it is
+// taken to hold no rule. A body no longer than what f read says nothing
+// past the limit, and the cut is reported as Report reports it.
+func ReportBody(f *compile.File, body []byte) []Finding {
+	return report(f, !f.Truncated || len(body) <= f.Size || cutDropsRules(f, body))
+}
+
+// report is Report, which leaves out the truncated warning and diagnostic
+// when cutCounts is false.
+func report(f *compile.File, cutCounts bool) []Finding {
 	checked := Check(f)
 	keep := symptomFilter(f)
 	out := make([]Finding, 0, len(f.Warnings)+len(f.Diagnostics)+len(checked))
 	for _, w := range f.Warnings {
-		out = append(out, Finding{Line: w.Line, Kind: Kind(w.Kind.String()), Message: w.Message})
+		if w.Kind != compile.WarnTruncated || cutCounts {
+			out = append(out, Finding{Line: w.Line, Kind: Kind(w.Kind.String()), Message: w.Message})
+		}
 	}
 	for _, d := range f.Diagnostics {
-		if keep(d) {
+		if keep(d) && (d.Kind != compile.DiagTruncated || cutCounts) {
 			out = append(out, Finding{Line: d.Line, Kind: Kind(d.Kind.String()), Message: d.Message})
 		}
 	}
@@ -159,6 +184,30 @@ func Report(f *compile.File) []Finding {
 	// keep that order.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
+}
+
+// cutDropsRules reports whether the size limit, which cut body (the body f
+// was parsed from, longer than the f.Size bytes read) after f.Size bytes,
+// dropped or shortened a user-agent, allow or disallow line: whether the
+// text from the start of the line the cut went through holds such a line,
+// when parsed as if a group were open (as it may be at the cut).
+func cutDropsRules(f *compile.File, body []byte) bool {
+	start := f.Size // the first byte of the first line not read whole
+	if body[start] != '\n' && body[start] != '\r' {
+		// The cut went through a line, unless it fell right at its end.
+		for start > 0 && body[start-1] != '\n' && body[start-1] != '\r' {
+			start--
+		}
+	}
+	const open = "user-agent: a\n" // the group the cut text's rules join
+	text := make([]byte, 0, len(open)+len(body)-start)
+	text = append(append(text, open...), body[start:]...)
+	rest := compile.Parse(text, compile.Options{Semantics: f.Semantics, MaxFileSize: len(text)})
+	lines := -1 // the rule and user-agent lines, but open's
+	for _, g := range rest.Groups {
+		lines += g.Agents.Len() + g.Rules.Len()
+	}
+	return lines > 0
 }
 
 // symptomFilter returns whether Report keeps a diagnostic of f, given f's

@@ -240,7 +240,7 @@ func badUsage(robots string) []struct {
 		{"lint unknown format", []string{"lint", "--format", "yaml", robots}, `"yaml"`},
 		{"explain unknown flag", []string{"explain", "--robots", robots, "--agent", "x", "--bogus", "/"}, "unknown flag --bogus"},
 		{"explain unknown semantics", []string{"explain", "--robots", robots, "--agent", "x", "--semantics", "w3c", "/"}, `"w3c"`},
-		{"dump unknown flag", []string{"dump", "--robots", robots, "--agent", "x", "-z"}, "unknown flag --z"},
+		{"dump unknown flag", []string{"dump", "--robots", robots, "--agent", "x", "-z"}, "unknown flag -z ("},
 		{"fetch unknown flag", []string{"fetch", "--bogus", "https://example.com/"}, "unknown flag --bogus"},
 		{"fetch no URL", []string{"fetch"}, "site URL is required"},
 		{"fetch negative timeout", []string{"fetch", "--timeout", "-1s", "https://example.com/"}, "--timeout"},

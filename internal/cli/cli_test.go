@@ -532,19 +532,26 @@ func TestCheck_FileWarnings(t *testing.T) {
 	}
 }
 
-// flagPackageWords are the words of package flag's own messages: flags
-// with one dash, "parse error".
-var flagPackageWords = regexp.MustCompile(`(flag|for|syntax:) -[^-]|flag provided|parse error| -bogus`)
+// flagPackageWords are the words of package flag's own messages.
+var flagPackageWords = regexp.MustCompile(`flag provided|flag needs an argument|invalid (boolean )?value|parse error`)
 
-// Item 5: every message names flags with "--" and says what a valid value
-// looks like.
+// Item 5: every message names flags as they were typed and says what a
+// valid value looks like (issue 49: "check -x" said "unknown flag --x", and
+// "--robot" got no "did you mean --robots").
 func TestFlagMessages(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"check", "--robots", exampleRobots, "--agent", "x", "--bogus", "/"}, "check: unknown flag --bogus (see 'robotstxt help check')"},
-		{[]string{"check", "--robots", exampleRobots, "--agent", "x", "-bogus", "/"}, "check: unknown flag --bogus"},
+		{[]string{"check", "--robots", exampleRobots, "--agent", "x", "-bogus", "/"}, "check: unknown flag -bogus (see 'robotstxt help check')"},
+		{[]string{"check", "-x"}, "check: unknown flag -x (see 'robotstxt help check')"},
+		{[]string{"check", "--robot", exampleRobots, "--agent", "x"}, "check: unknown flag --robot; did you mean --robots? (see"},
+		{[]string{"check", "-robot=" + exampleRobots, "--agent", "x"}, "check: unknown flag -robot; did you mean -robots? (see"},
+		{[]string{"lint", "--sem", "google", exampleRobots}, "lint: unknown flag --sem; did you mean --semantics? (see"},
+		{[]string{"check", "-robots"}, "check: -robots needs a value: a robots.txt file"},
+		{[]string{"check", "--robots", exampleRobots, "--agent", "x", "-semantics", "w3c", "/"}, `check: -semantics: unknown semantics "w3c"`},
+		{[]string{"check", "--robots", exampleRobots, "--agent", "x", "-explain=maybe", "/"}, `-explain takes no value, not "maybe" (write --explain, or --explain=false)`},
 		{[]string{"check", "--robots", exampleRobots, "--agent", "x", "--semantics", "w3c", "/"}, `--semantics: unknown semantics "w3c" (want rfc9309, google or koster1996)`},
 		{[]string{"check", "--robots"}, "--robots needs a value: a robots.txt file, or - for standard input"},
 		{[]string{"check", "--robots", exampleRobots, "--agent"}, "--agent needs a value: a product token such as Googlebot"},
@@ -727,6 +734,64 @@ func usageLines(text, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// TestFlagError_ClosestFlag: an unknown flag is answered with the flag it
+// was probably meant to be, when one is close, and with none otherwise.
+func TestFlagError_ClosestFlag(t *testing.T) {
+	fs := newFlagSet("check")
+	addRobotsFlags(fs)
+	fs.Bool("explain", false, "")
+	fs.String("urls", "", "")
+	for name, want := range map[string]string{
+		"robot":                    "robots",
+		"robotss":                  "robots",
+		"rbots":                    "robots",
+		"agnet":                    "agent",
+		"agent-chian":              "agent-chain",
+		"useragent":                "user-agent",
+		"sem":                      "semantics",
+		"semantic":                 "semantics",
+		"explian":                  "explain",
+		"url":                      "urls",
+		"x":                        "",
+		"a":                        "",
+		"ag":                       "",
+		"bogus":                    "",
+		"json":                     "",
+		"verbose":                  "",
+		strings.Repeat("r", 1<<20): "",
+	} {
+		if got := closestFlag(fs, name); got != want {
+			t.Errorf("closestFlag(%.20q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestREADME_FirstCommand: README's first command is the check of the
+// bundled example, and the output README shows under "What the first
+// command shows" is what it prints (exampleExplained, which TestCheck holds
+// the command to).
+func TestREADME_FirstCommand(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const first = "go run ./cmd/robotstxt check --robots testdata/example/robots.txt --agent ExampleBot --explain < testdata/example/urls.txt\n"
+	if !bytes.Contains(readme, []byte("```sh\n"+first+"go test ./...\n```\n")) {
+		t.Errorf("README.md's two commands are not\n%sgo test ./...", first)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## What the first command shows\n\n```\n")
+	if !ok {
+		t.Fatal(`README.md has no "## What the first command shows" section that starts with the output`)
+	}
+	if shown, _, _ := strings.Cut(section, "```"); shown != exampleExplained {
+		t.Errorf("README.md shows:\n%s\nthe command prints:\n%s", shown, exampleExplained)
+	}
+	status, out, errs := robotstxt(t, "", "check", "--robots", exampleRobots, "--agent", "ExampleBot", "--explain", "--urls", exampleURLs)
+	if status != exitOK || errs != "" || out != exampleExplained {
+		t.Errorf("status %d, stderr %q, output:\n%s", status, errs, out)
+	}
 }
 
 // TestREADME_CommandLineUsage: the usage lines of README.md's "Command

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 )
 
 // fetchProgram is the program that carries out robotstxt's fetch command:
@@ -14,21 +13,30 @@ import (
 const fetchProgram = "robotstxt-fetch"
 
 // fetchMissing returns the message when fetchProgram cannot be found; err,
-// when not nil, is why a candidate was refused.
+// when not nil, is why a candidate was refused. A robotstxt installed from
+// the module path is told to install robotstxt-fetch at its own version;
+// one built from a checkout, to install both from the checkout, since the
+// module path works only once the module is published.
 func fetchMissing(err error) string {
-	v := version()
-	if v == "" || strings.HasPrefix(v, "(") {
-		v = "latest"
-	}
 	msg := "fetch: the fetch command is carried out by the program " + fetchProgram +
-		", found neither beside this robotstxt nor on PATH: install it with" +
-		" go install github.com/seed-275a9bd5/robotstxt/cmd/" + fetchProgram + "@" + v +
-		" (or go install github.com/seed-275a9bd5/robotstxt/cmd/...@" + v + " for both)"
+		", found neither beside this robotstxt nor on PATH: "
+	if b := build(); b.fromModulePath() {
+		v := b.Version
+		msg += "install it with go install " + modulePath + "/cmd/" + fetchProgram + "@" + v +
+			" (or go install " + modulePath + "/cmd/...@" + v + " for both)"
+	} else {
+		msg += "install both with go install ./cmd/... in the checkout robotstxt was built from" +
+			" (or, once the module is published, go install " + modulePath + "/cmd/...@latest)"
+	}
 	if err != nil {
 		msg += " (" + err.Error() + ")"
 	}
 	return msg
 }
+
+// modulePath is the path of this module, for the go install commands that
+// messages give.
+const modulePath = "github.com/seed-275a9bd5/robotstxt"
 
 // findFetch returns the path of fetchProgram: the one in the directory of
 // the running program (where go install puts both), or of the file it is a

@@ -68,8 +68,10 @@ be written; 2 bad usage, or no robotstxt-fetch; 3 the robots.txt was
 unreachable (network error, timeout, 429 or 5xx): everything is disallowed.
 
 robotstxt runs the program robotstxt-fetch for fetch, from its own directory
-or else PATH (go install github.com/seed-275a9bd5/robotstxt/cmd/...@latest
-installs both), so that robotstxt itself links no HTTP client.
+or else PATH, so that robotstxt itself links no HTTP client. go install
+./cmd/... in a clone installs both; once the module is published, so does
+go install github.com/seed-275a9bd5/robotstxt/cmd/...@latest (before that,
+@latest finds nothing).
 `
 
 func init() { commandUsage["fetch"] = fetchUsage }

@@ -67,8 +67,8 @@ func TestHelp_FlagsAreTheCommands(t *testing.T) {
 			t.Errorf("%s: the Flags section lists %q, the command defines %q", cmd, listed, defined)
 		}
 		// A flag no help names is refused, with status 2.
-		if status, _, errs := cli(t, "", cmd, "--json"); status != exitUsage || !strings.Contains(errs, "unknown flag --json") {
-			t.Errorf("%s --json: status %d, stderr %q", cmd, status, errs)
+		if status, _, errs := cli(t, "", cmd, "--no-such-flag"); status != exitUsage || !strings.Contains(errs, "unknown flag --no-such-flag (") {
+			t.Errorf("%s --no-such-flag: status %d, stderr %q", cmd, status, errs)
 		}
 	}
 }
@@ -259,8 +259,17 @@ func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 		{"help", `Prints the usage of robotstxt, or of COMMAND.`, func(t *testing.T) string {
 			return expect(t, "", []string{"help", "dump"}, exitOK, dumpUsage)
 		}},
-		{"version", `It takes no argument.`, func(t *testing.T) string {
-			return expect(t, "", []string{"version", "--json"}, exitUsage)
+		{"version", `It takes no other argument.`, func(t *testing.T) string {
+			return expect(t, "", []string{"version", "now"}, exitUsage)
+		}},
+		{"version", `--json print the same as one JSON object: {"version", "revision", "time", "modified"}`, func(t *testing.T) string {
+			_, text, _ := cli(t, "", "version")
+			_, out, _ := cli(t, "", "version", "--json")
+			var b buildInfo
+			if err := json.Unmarshal([]byte(out), &b); err != nil || "robotstxt "+b.String()+"\n" != text {
+				return "version --json printed " + out + " and version " + text
+			}
+			return ""
 		}},
 	}
 }

@@ -18,8 +18,10 @@ does not do what it probably means, merged by line, one finding a line as
 "FILE:LINE: KIND: message". KIND is a warning about the whole file (utf16,
 binary, mostly-not-utf8, html-page, json-document, truncated,
 no-user-agent: reported once, in place of the per-line diagnostics it
-explains), a parser diagnostic (unknown-key, typo, missing-colon,
-invalid-value, ...) or a lint finding:
+explains; truncated only when the 500 KiB limit drops or cuts a user-agent,
+allow or disallow line, which lint looks for in the next 4 MiB), a parser
+diagnostic (unknown-key, typo, missing-colon, invalid-value, ...) or a lint
+finding:
 
   missing-slash     a rule that starts with neither / nor *: it matches no URL
   duplicate-rule    a rule repeated for the same crawler: the copy never decides
@@ -42,6 +44,13 @@ Flags:
   --semantics S    rfc9309 (default), google or koster1996
   --format F       text (default) or json
 `
+
+// lintLimit is what lint reads of a file: the engine's size limit and 4 MiB
+// past it, where it looks for the rules that the limit drops, so that a
+// cut through the rest of a large HTML page is no finding (a file whose
+// next 4 MiB hold no rule is taken to hold none), while memory stays
+// bounded for any input (/dev/zero).
+const lintLimit = compile.DefaultMaxFileSize + 4<<20
 
 // jsonFinding is one element of lint --format json.
 type jsonFinding struct {
@@ -82,7 +91,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		w.WriteString("[")
 	}
 	for _, name := range files {
-		body, err := readRobots(name, stdin)
+		body, err := readRobots(name, stdin, lintLimit)
 		if err != nil {
 			// Said in order with the findings before it; the next file
 			// is linted all the same.
@@ -94,7 +103,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		parsed := compile.Parse(body, compile.Options{Semantics: sem.s, Diagnostics: true})
-		for _, f := range lint.Report(parsed) {
+		for _, f := range lint.ReportBody(parsed, body) {
 			status = exitProblem
 			b := w.AvailableBuffer()
 			if asJSON {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,32 @@ func TestLint_CheckAgree(t *testing.T) {
 		if !strings.HasPrefix(findings[0], robots+":") || !strings.HasSuffix(findings[0], ": "+msg) {
 			t.Errorf("%q: check says %q, lint %q", body, msg, findings[0])
 		}
+	}
+}
+
+// TestLint_LargeHTMLPageIsOneFinding: issue 49 found that lint of an HTML
+// page longer than 500 KiB reported html-page and also a truncation about
+// rules that do not exist. It reports html-page alone; a robots.txt whose
+// rules go on past the limit is reported truncated.
+func TestLint_LargeHTMLPageIsOneFinding(t *testing.T) {
+	var page strings.Builder
+	page.WriteString("<!DOCTYPE html>\n<html><body>\n")
+	for page.Len() < 600<<10 {
+		page.WriteString("<div class=\"item\"><p>Some text, and more text.</p></div>\n")
+	}
+	page.WriteString("</body></html>\n")
+	html := writeFile(t, "page.html", page.String())
+	status, out, errs := cli(t, "", "lint", html)
+	if status != exitProblem || errs != "" || !strings.HasPrefix(out, html+":1: html-page: ") || strings.Count(out, "\n") != 1 {
+		t.Errorf("lint of a large HTML page: status %d, stderr %q, output:\n%s\nwant one html-page line", status, errs, out)
+	}
+	var long strings.Builder
+	long.WriteString("User-agent: *\n")
+	for i := 0; long.Len() < 600<<10; i++ {
+		fmt.Fprintf(&long, "Disallow: /some/path/%d/\n", i)
+	}
+	status, out, _ = cli(t, long.String(), "lint", "-")
+	if status != exitProblem || !strings.Contains(out, ": truncated: ") {
+		t.Errorf("lint of a robots.txt cut in its rules: status %d, output:\n%s\nwant a truncated line", status, out)
 	}
 }

@@ -83,23 +83,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
-// runVersion is 'robotstxt version', which takes no argument (as every
-// command, it refuses what it does not know).
-func runVersion(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version")
-	pos, status, done := parseFlags(fs, args, versionUsage, stdout, stderr)
-	switch {
-	case done:
-		return status
-	case len(pos) > 0:
-		return fail(stderr, "version: unexpected argument %s: version takes none (see 'robotstxt help version')", quoteArg(pos[0]))
-	}
-	fmt.Fprintf(stdout, "robotstxt %s\n", version())
-	return exitOK
-}
-
-const versionUsage = "Usage: robotstxt version\n\nPrints the version of robotstxt. It takes no argument.\n"
-
 // runHelp is 'robotstxt help [COMMAND]'.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	switch {
@@ -126,7 +109,7 @@ Usage:
   robotstxt lint    [--semantics S] [--format text|json] FILE ...
   robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
   robotstxt help    [COMMAND]
-  robotstxt version
+  robotstxt version [--json]
 
 S is rfc9309 (default), google or koster1996. FILE "-" is standard input.
 'robotstxt help COMMAND' describes a command, its flags and its exit statuses.
@@ -286,8 +269,8 @@ func (c *crawlerFlags) warnings(sem compile.Semantics, stderr io.Writer) {
 // agentWarning returns the warning for an --agent value that is not a
 // product token, or "" for a token, for "" (which asks for the "*" group)
 // and for "*". The value is read as the engine reads it in sem
-// (engine.AgentTokens, docs/SEMANTICS.md section 2.3): as a User-Agent
-// header in rfc9309 and koster1996, as given in google.
+// (engine.AgentTokens): as a User-Agent header in rfc9309 and koster1996,
+// as given in google.
 func agentWarning(sem compile.Semantics, a string) string {
 	if engine.CheckAgent(a) == nil {
 		return ""
@@ -386,7 +369,7 @@ func parseFlags(fs *flag.FlagSet, args []string, help string, stdout, stderr io.
 			return nil, exitOK, true
 		}
 		if err != nil {
-			return nil, fail(stderr, "%s: %s (see 'robotstxt help %s')", fs.Name(), flagError(err), fs.Name()), true
+			return nil, fail(stderr, "%s: %s (see 'robotstxt help %s')", fs.Name(), flagError(err, fs, args), fs.Name()), true
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -419,27 +402,34 @@ var flagErrors = sync.OnceValue(func() (e flagPatterns) {
 // error about it stays on one line.
 var flagErrLine = strings.NewReplacer("\n", `\n`, "\r", `\r`)
 
-// flagError rewrites an error of package flag in this command's words:
-// flags are named with two dashes, and the message says what a valid value
-// looks like.
-func flagError(err error) string {
+// flagError rewrites an error of package flag, which names every flag with
+// one dash, in this command's words: a flag is named as it was typed in
+// args (-x or --x), an unknown one with the closest flag of fs when one is
+// close, and the message says what a valid value looks like.
+func flagError(err error, fs *flag.FlagSet, args []string) string {
 	msg := err.Error()
 	fe := flagErrors()
 	if m := fe.undefined.FindStringSubmatch(msg); m != nil {
-		return "unknown flag --" + flagErrLine.Replace(m[1])
+		dashes := typedDashes(args, m[1])
+		s := "unknown flag " + dashes + flagErrLine.Replace(m[1])
+		if near := closestFlag(fs, m[1]); near != "" {
+			s += "; did you mean " + dashes + near + "?"
+		}
+		return s
 	}
 	if m := fe.noValue.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("--%s needs a value: %s", m[1], flagWants[m[1]])
+		return fmt.Sprintf("%s%s needs a value: %s", typedDashes(args, m[1]), m[1], flagWants[m[1]])
 	}
 	if m := fe.badBool.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("--%s takes no value, not %s (write --%s, or --%s=false)", m[2], flagErrLine.Replace(m[1]), m[2], m[2])
+		return fmt.Sprintf("%s%s takes no value, not %s (write --%s, or --%s=false)", typedDashes(args, m[2]), m[2], flagErrLine.Replace(m[1]), m[2], m[2])
 	}
 	if m := fe.badValue.FindStringSubmatch(msg); m != nil {
+		name := typedDashes(args, m[2]) + m[2]
 		if m[3] == "parse error" || m[3] == "value out of range" {
-			return fmt.Sprintf("bad value %s for --%s: want %s", flagErrLine.Replace(m[1]), m[2], flagWants[m[2]])
+			return fmt.Sprintf("bad value %s for %s: want %s", flagErrLine.Replace(m[1]), name, flagWants[m[2]])
 		}
 		// Our own Set methods say what they want.
-		return fmt.Sprintf("--%s: %s", m[2], flagErrLine.Replace(m[3]))
+		return fmt.Sprintf("%s: %s", name, flagErrLine.Replace(m[3]))
 	}
 	if m := fe.badSyntax.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("bad flag syntax %s: write --name VALUE or --name=VALUE", quoteArg(m[1]))
@@ -447,13 +437,86 @@ func flagError(err error) string {
 	return flagErrLine.Replace(msg)
 }
 
+// typedDashes returns the dashes ("-" or "--") of the first argument in
+// args that names the flag name, as package flag reads one (-name,
+// --name, -name=value, --name=value); "--" when none does.
+func typedDashes(args []string, name string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		for _, d := range []string{"--", "-"} {
+			if rest, ok := strings.CutPrefix(a, d); ok && (rest == name || strings.HasPrefix(rest, name+"=")) {
+				return d
+			}
+		}
+	}
+	return "--"
+}
+
+// closestFlag returns the flag of fs that an unknown name was probably
+// meant to be, or "": the flag fewest edits away (insertions, deletions,
+// substitutions of one byte), within two edits and fewer than half the
+// flag's length (so that -x suggests nothing), or else the one flag that
+// starts with name when name has three bytes or more (--sem: --semantics).
+// Ties go to the flag that sorts first.
+func closestFlag(fs *flag.FlagSet, name string) string {
+	best, bestDist := "", 3
+	var prefixed []string
+	fs.VisitAll(func(f *flag.Flag) {
+		// The lengths' difference is the least distance: it spares the
+		// table for a name that cannot be close (a 1 MB argument).
+		if abs(len(name)-len(f.Name)) < bestDist {
+			if d := editDistance(name, f.Name); d < bestDist && 2*d < len(f.Name) {
+				best, bestDist = f.Name, d
+			}
+		}
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			prefixed = append(prefixed, f.Name)
+		}
+	})
+	if best == "" && len(prefixed) == 1 {
+		best = prefixed[0]
+	}
+	return best
+}
+
+func abs(n int) int { return max(n, -n) }
+
+// editDistance returns the Levenshtein distance of a and b, in bytes, in
+// time proportional to len(a)*len(b).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// robotsLimit is what readRobots reads of a robots.txt to decide with it:
+// the engine's size limit, and one byte more to see that there is more.
+const robotsLimit = compile.DefaultMaxFileSize + 1
+
 // stdinName is what messages call standard input given as "-".
 const stdinName = "standard input"
 
-// readRobots reads a robots.txt from path ("-": stdin): at most the
-// engine's size limit plus one byte, so that a huge file (or /dev/zero)
-// costs bounded memory and the engine still sees that it was truncated.
-func readRobots(path string, stdin io.Reader) ([]byte, error) {
+// readRobots reads a robots.txt from path ("-": stdin): at most limit
+// bytes, so that a huge file (or /dev/zero) costs bounded memory. A limit of
+// the engine's size limit plus one byte (robotsLimit) lets the engine see
+// that a file was truncated; lint reads further (lintLimit).
+func readRobots(path string, stdin io.Reader, limit int) ([]byte, error) {
 	var r io.Reader
 	size := 0 // the file's size when known: read it in one piece, as os.ReadFile does
 	if path == "-" {
@@ -472,13 +535,13 @@ func readRobots(path string, stdin io.Reader) ([]byte, error) {
 			return nil, fmt.Errorf("%s: is a directory (want a robots.txt file)", path)
 		}
 		if st.Mode().IsRegular() {
-			size = int(min(st.Size(), compile.DefaultMaxFileSize))
+			size = int(min(st.Size(), int64(limit)))
 		}
 		r = f
 	}
 	var buf bytes.Buffer
 	buf.Grow(size + bytes.MinRead) // room to see the end without growing
-	_, err := buf.ReadFrom(io.LimitReader(r, compile.DefaultMaxFileSize+1))
+	_, err := buf.ReadFrom(io.LimitReader(r, int64(limit)))
 	body := buf.Bytes()
 	if err != nil {
 		if path == "-" {
@@ -515,7 +578,7 @@ func (rf *robotsFlags) load(cmd string, opts engine.Options, stdin io.Reader, st
 // warnings (engine.Robots.Warnings); on an error it prints one line naming
 // the file and returns ok false.
 func compileRobots(cmd, path string, opts engine.Options, stdin io.Reader, stderr io.Writer) (*engine.Robots, bool) {
-	body, err := readRobots(path, stdin)
+	body, err := readRobots(path, stdin, robotsLimit)
 	if err != nil {
 		fail(stderr, "%s: cannot read robots.txt: %v", cmd, err)
 		return nil, false
@@ -547,11 +610,4 @@ func writeFailed(err error, status int, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "robotstxt: writing output: %v\n", err)
 	return exitProblem
-}
-
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }

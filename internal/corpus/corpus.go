@@ -1,9 +1,10 @@
 // Package corpus finds the shared corpus of real robots.txt files and URLs
-// (../shared/corpus beside the repository, or $ROBOTSTXT_CORPUS) for tests
-// and benchmarks. It is test support: callers skip cleanly when there is no
-// corpus, and fail when $ROBOTSTXT_CORPUS names a directory that is not
-// one (a typo must not skip the corpus tests without a word). The corpus is
-// never copied into the repository.
+// for tests and benchmarks: the directory $ROBOTSTXT_CORPUS names, else
+// shared/corpus beside the checkout (../shared/corpus from the repository's
+// root), and nowhere else. It is test support: callers skip cleanly when
+// there is no corpus, and fail when $ROBOTSTXT_CORPUS names a directory
+// that is not one (a typo must not skip the corpus tests without a word).
+// The corpus is never copied into the repository.
 package corpus
 
 import (
@@ -20,11 +21,15 @@ import (
 // EnvVar names the environment variable that points at the corpus directory.
 const EnvVar = "ROBOTSTXT_CORPUS"
 
+// rootModule is the module whose directory is the root of the checkout; the
+// nested modules (bench, store/...) live below it.
+const rootModule = "github.com/seed-275a9bd5/robotstxt"
+
 // Find returns the corpus directory: $ROBOTSTXT_CORPUS if set (the value
-// "off" disables the corpus: ""), else the first ../shared/corpus found
-// walking up from the working directory, else "". A corpus directory holds
-// a files/ directory. $ROBOTSTXT_CORPUS naming anything else is an error
-// that says so.
+// "off" disables the corpus: ""), else shared/corpus beside the checkout
+// that holds the working directory when there is one there, else "". A
+// corpus directory holds a files/ directory. $ROBOTSTXT_CORPUS naming
+// anything else is an error that says so.
 func Find() (string, error) {
 	if d := os.Getenv(EnvVar); d != "" {
 		if d == "off" {
@@ -40,15 +45,36 @@ func Find() (string, error) {
 	if err != nil {
 		return "", nil
 	}
-	for d := wd; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "..", "shared", "corpus")
-		if isDir(filepath.Join(c, "files")) {
-			return filepath.Clean(c), nil
+	return besideCheckout(wd), nil
+}
+
+// besideCheckout returns shared/corpus beside the checkout that holds dir,
+// when it is a corpus directory, else "". The checkout is the directory of
+// the nearest go.mod at or above dir that declares the root module; only
+// the directory beside it is looked at, not those beside its parents.
+func besideCheckout(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && moduleOf(data) == rootModule {
+			c := filepath.Join(filepath.Dir(d), "shared", "corpus")
+			if isDir(filepath.Join(c, "files")) {
+				return c
+			}
+			return ""
 		}
 		if filepath.Dir(d) == d {
-			return "", nil
+			return ""
 		}
 	}
+}
+
+// moduleOf returns the module path that a go.mod file declares, or "".
+func moduleOf(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
 }
 
 // Dir is Find for a test or benchmark: it returns the corpus directory, or
@@ -161,7 +187,7 @@ func TestFiles(tb testing.TB, shortLimit int) []File {
 	tb.Helper()
 	dir := Dir(tb)
 	if dir == "" {
-		tb.Skip("corpus not found: set " + EnvVar + " or place it at ../shared/corpus")
+		tb.Skip("corpus not found: set " + EnvVar + " or place it at shared/corpus beside the checkout")
 	}
 	files, err := Files(dir)
 	if err != nil {

@@ -57,13 +57,8 @@ func TestGoDoc_NoUnexportedNames(t *testing.T) {
 // unexportedReferences returns "PKG WHERE: MATCH" for every reference to an
 // unexported identifier of the package in dir in its exported docs.
 func unexportedReferences(t *testing.T, dir, name string) []string {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var hits []string
-	for _, p := range pkgs {
+	for _, p := range parseDir(t, dir) {
 		unexported := map[string]bool{}
 		for _, f := range p.Files {
 			ast.Inspect(f, func(n ast.Node) bool {
@@ -80,7 +75,7 @@ func unexportedReferences(t *testing.T, dir, name string) []string {
 				return true
 			})
 		}
-		check := func(where, text string) {
+		eachDoc(p, dir, func(where, text string) {
 			for _, re := range references {
 				for _, m := range re.FindAllStringSubmatch(text, -1) {
 					if unexported[m[1]] {
@@ -88,39 +83,82 @@ func unexportedReferences(t *testing.T, dir, name string) []string {
 					}
 				}
 			}
-		}
-		dp := doc.New(p, dir, 0)
-		check("package", dp.Doc)
-		values := func(vs []*doc.Value) {
-			for _, v := range vs {
-				check(strings.Join(v.Names, ","), v.Doc)
-			}
-		}
-		values(dp.Consts)
-		values(dp.Vars)
-		for _, f := range dp.Funcs {
-			check(f.Name, f.Doc)
-		}
-		for _, ty := range dp.Types {
-			check(ty.Name, ty.Doc)
-			values(ty.Consts)
-			values(ty.Vars)
-			for _, f := range ty.Funcs {
-				check(f.Name, f.Doc)
-			}
-			for _, m := range ty.Methods {
-				check(ty.Name+"."+m.Name, m.Doc)
-			}
-			if st, ok := ty.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.StructType); ok {
-				for _, fl := range st.Fields.List {
-					if len(fl.Names) > 0 && fl.Names[0].IsExported() && fl.Doc != nil {
-						check(ty.Name+"."+fl.Names[0].Name, fl.Doc.Text())
-					}
+		})
+	}
+	return hits
+}
+
+// parseDir parses the non-test files of the package in dir, with comments.
+func parseDir(t *testing.T, dir string) map[string]*ast.Package {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+// eachDoc calls check with every doc comment that go doc shows of p (the
+// package's, and those of its exported constants, variables, functions,
+// types, methods and struct fields) and where it is.
+func eachDoc(p *ast.Package, dir string, check func(where, text string)) {
+	dp := doc.New(p, dir, 0)
+	check("package", dp.Doc)
+	values := func(vs []*doc.Value) {
+		for _, v := range vs {
+			check(strings.Join(v.Names, ","), v.Doc)
+			// In a block, each name may have a doc of its own.
+			for _, sp := range v.Decl.Specs {
+				if vs := sp.(*ast.ValueSpec); vs.Doc != nil && len(vs.Names) > 0 && vs.Names[0].IsExported() {
+					check(vs.Names[0].Name, vs.Doc.Text())
 				}
 			}
 		}
 	}
-	return hits
+	values(dp.Consts)
+	values(dp.Vars)
+	for _, f := range dp.Funcs {
+		check(f.Name, f.Doc)
+	}
+	for _, ty := range dp.Types {
+		check(ty.Name, ty.Doc)
+		values(ty.Consts)
+		values(ty.Vars)
+		for _, f := range ty.Funcs {
+			check(f.Name, f.Doc)
+		}
+		for _, m := range ty.Methods {
+			check(ty.Name+"."+m.Name, m.Doc)
+		}
+		if st, ok := ty.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.StructType); ok {
+			for _, fl := range st.Fields.List {
+				if len(fl.Names) > 0 && fl.Names[0].IsExported() && fl.Doc != nil {
+					check(ty.Name+"."+fl.Names[0].Name, fl.Doc.Text())
+				}
+			}
+		}
+	}
+}
+
+// semanticsSection is a reference to docs/SEMANTICS.md by section number.
+var semanticsSection = regexp.MustCompile(`SEMANTICS\.md,?\s+(sections?\s+)?\d`)
+
+// TestGoDoc_StatesTheRule: issue 49 found package docs that leaned on
+// docs/SEMANTICS.md's section numbers, which a reader of go doc does not
+// have. The docs that go doc shows of the packages a program or a user
+// reads (and the commands' package docs) state the rule and may name the
+// file, never a section number of it. compile and automaton are left to
+// their rewrite.
+func TestGoDoc_StatesTheRule(t *testing.T) {
+	for _, dir := range []string{"engine", "engine/fetch", "engine/lint", "cmd/robotstxt", "cmd/robotstxt-fetch", "store/redisstore", "store/boltstore"} {
+		for _, p := range parseDir(t, "../../"+dir) {
+			eachDoc(p, dir, func(where, text string) {
+				if m := semanticsSection.FindString(text); m != "" {
+					t.Errorf("%s %s: go doc cites %q: say the rule in a sentence instead", dir, where, m)
+				}
+			})
+		}
+	}
 }
 
 // TestGoDoc_SemanticsStandsAlone: `go doc ./engine Semantics` said only
