@@ -51,7 +51,7 @@ func compileAll(ps []pat, opts Options) *Set {
 	var text strings.Builder
 	pats := make([]Pattern, len(ps))
 	for i, p := range ps {
-		pats[i] = Pattern{Start: uint32(text.Len()), End: uint32(text.Len() + len(p.bytes)), Anchored: p.anchored, Priority: p.priority}
+		pats[i] = Pattern{Start: uint32(text.Len()), Len: uint16(len(p.bytes)), Anchored: p.anchored, Priority: p.priority}
 		text.WriteString(p.bytes)
 	}
 	return Compile(text.String(), pats, opts)
@@ -99,9 +99,10 @@ func engines(s *Set, x string) map[string]int {
 		if i, t := s.scan(x); !t.gaveUp {
 			out["scan"] = i
 		}
-		out["pieces/indexed"] = buildPieces(s).match(s, x, [][]uint32{ix.bucket(x), ix.always})
+		best, _ := s.literal(ix, x)
+		out["pieces/indexed"] = buildPieces(s).match(s, x, best, [][]uint32{ix.pats(), ix.always})
 	}
-	out["pieces"] = buildPieces(s).match(s, x, nil)
+	out["pieces"] = buildPieces(s).match(s, x, NoMatch, nil)
 	for _, cache := range []int{1 << 20, 4096, 600} {
 		if r, ok := newDFA(s, cache).match(x); ok {
 			if r >= 0 {
@@ -139,6 +140,34 @@ func TestEngines_AgainstBruteForce(t *testing.T) {
 				if got != want {
 					t.Fatalf("%s: patterns %v, input %q: %d, want %d", name, ps, x, got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestIndex_Pairs checks the index's pairs, which hold the patterns with
+// stars when they are many, against bruteBest: patterns with pieces of two
+// bytes and more over a small alphabet, so that inputs hold many pairs.
+func TestIndex_Pairs(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	for range 20 {
+		ps := randPats(r, minPaired+r.Intn(100), "abcd/*", 9)
+		for i := range ps {
+			ps[i].bytes += "*" + randInput(r, "abcd/", 4)
+			if r.Intn(2) == 0 {
+				ps[i].bytes = "/" + ps[i].bytes
+			}
+		}
+		s := compileAll(ps, Options{})
+		ix := s.buildIndex()
+		if ix.pairs == nil {
+			t.Fatalf("%d patterns, %v: no pairs", len(ps), ps)
+		}
+		for range 100 {
+			x := "/" + randInput(r, "abcd/", 14)
+			want := bruteBest(ps, x)
+			if got, tr := s.scan(x); !tr.gaveUp && got != want {
+				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, want)
 			}
 		}
 	}
@@ -208,7 +237,7 @@ func TestCompile_PatternOutsideText(t *testing.T) {
 			t.Error("no panic for a pattern past the text's end")
 		}
 	}()
-	Compile("abc", []Pattern{{Start: 1, End: 4}}, Options{})
+	Compile("abc", []Pattern{{Start: 1, Len: 3}}, Options{})
 }
 
 // TestMatch_NoAllocs checks that deciding allocates nothing: in the

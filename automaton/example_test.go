@@ -10,9 +10,9 @@ func Example() {
 	// The patterns are parts of one text; each names its bytes there.
 	text := "/private/" + "/private/*.pdf" + "/*/public/"
 	patterns := []automaton.Pattern{
-		{Start: 0, End: 9, Priority: 9},                   // "/private/"
-		{Start: 9, End: 23, Anchored: true, Priority: 14}, // "/private/*.pdf", the whole input
-		{Start: 23, End: 33, Priority: 10},                // "/*/public/"
+		{Start: 0, Len: 9, Priority: 9},                   // "/private/"
+		{Start: 9, Len: 14, Anchored: true, Priority: 14}, // "/private/*.pdf", the whole input
+		{Start: 23, Len: 10, Priority: 10},                // "/*/public/"
 	}
 	set := automaton.Compile(text, patterns, automaton.Options{})
 	for _, in := range []string{"/private/a.pdf", "/private/a.pdf?x", "/private/public/", "/index.html"} {

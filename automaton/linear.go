@@ -23,8 +23,8 @@ import (
 // vectorised, so a few dozen tries cost about what one pass of the piece
 // matcher does.
 const (
-	maxTryBytes   = 32
-	tryBytesSlack = 4 << 10
+	maxTryBytes   = 128
+	tryBytesSlack = 8 << 10
 )
 
 // minIndexed is the fewest patterns an index is built for: fewer are
@@ -79,29 +79,88 @@ func head(p string) string {
 	return p
 }
 
-// index groups a Set's patterns for the linear engine. lead is the longest
-// prefix that every pattern whose head is not empty starts with; a pattern
-// whose head is longer than lead is in the bucket of its byte after it
-// (keys[k]: order[start[k]:start[k+1]]), the others are in always. Each
-// list is in rank order, best first.
+// index groups a Set's patterns for the linear engine, so that an input
+// tries few of them. lead is the longest prefix that every pattern whose
+// head is not empty starts with.
+//
+//   - A pattern with no star longer than lead is in the bucket of its
+//     byte after it (keys[k]: order[start[k]:start[k+1]], sorted by their
+//     bytes): the patterns of an input's bucket that match it are those
+//     it starts with, which a walk down the sorted bucket finds in
+//     O(log n) a byte of the input (literal).
+//   - When many patterns have stars (minPaired), each that holds two
+//     literal bytes in a row past the lead is in pairs, under the rarest
+//     such pair it holds: an input tries the patterns of the pairs it
+//     holds.
+//   - Every other pattern is in always, which every input tries.
+//
+// The pairs' and always's lists are in rank order, best first.
 type index struct {
 	lead   string
 	keys   []byte
 	start  []uint32
 	order  []uint32
 	always []uint32
+	pairs  *pairIndex
+}
+
+// minPaired is the fewest patterns with stars that are filtered by pairs:
+// below it, trying them all costs less than looking at every pair of
+// bytes of an input.
+const minPaired = 24
+
+// pairIndex holds patterns under a pair of bytes they hold, hashed to
+// pairBits bits: has says which hashes hold patterns, and pats[k] is under
+// hash[k] (sorted, then by rank).
+type pairIndex struct {
+	has  [pairBits / 64]uint64
+	hash []uint16
+	pats []uint32
+}
+
+const pairBits = 1 << 12
+
+// pairHash hashes the bytes a and b to pairBits bits.
+func pairHash(a, b byte) uint16 {
+	return uint16((uint32(a)<<8|uint32(b))*0x9E3779B1>>20) & (pairBits - 1)
 }
 
 func (ix *index) bytes() int {
-	return 64 + len(ix.keys) + 4*(len(ix.start)+len(ix.order)+len(ix.always))
+	n := 64 + len(ix.keys) + 4*(len(ix.start)+len(ix.order)+len(ix.always))
+	if ix.pairs != nil {
+		n += pairBits/8 + 6*len(ix.pats())
+	}
+	return n
+}
+
+func (ix *index) pats() []uint32 {
+	if ix.pairs == nil {
+		return nil
+	}
+	return ix.pairs.pats
+}
+
+// eachPair calls fn with every pair of literal bytes in a row of pattern
+// p past its first skip bytes.
+func eachPair(p string, skip int, fn func(h uint16)) {
+	for i := skip; i+1 < len(p); i++ {
+		if p[i] != Wildcard && p[i+1] != Wildcard {
+			fn(pairHash(p[i], p[i+1]))
+		}
+	}
 }
 
 // buildIndex makes the index of s's patterns.
 func buildIndex(s *Set) *index {
 	ix := &index{}
 	first := true
+	starred := 0
 	for i := range s.pats {
-		h := head(s.pattern(i))
+		p := s.pattern(i)
+		h := head(p)
+		if len(h) < len(p) {
+			starred++
+		}
 		if h == "" {
 			continue
 		}
@@ -115,25 +174,55 @@ func buildIndex(s *Set) *index {
 		}
 		ix.lead = ix.lead[:n]
 	}
-	nk := 0
-	for i := range s.pats {
-		if len(head(s.pattern(i))) > len(ix.lead) {
-			nk++
-		}
-	}
-	keyed, always := make([]uint32, 0, nk), make([]uint32, 0, len(s.pats)-nk)
-	for i := range s.pats {
-		if len(head(s.pattern(i))) > len(ix.lead) {
-			keyed = append(keyed, uint32(i))
-		} else {
-			always = append(always, uint32(i))
-		}
-	}
-	ix.always = always
 	l := len(ix.lead)
+	// Where each pattern goes: 0 a bucket, 1 pairs, 2 always.
+	where := make([]uint8, len(s.pats))
+	var counts *[pairBits]uint16
+	if starred >= minPaired {
+		counts = new([pairBits]uint16)
+	}
+	nk, np := 0, 0
+	for i := range s.pats {
+		p := s.pattern(i)
+		h := head(p)
+		switch {
+		case len(h) == len(p) && len(h) > l:
+			nk++
+		case counts != nil && len(h) < len(p) && hasPair(p, l):
+			where[i] = 1
+			np++
+			eachPair(p, l, func(h uint16) { counts[h] = min(counts[h]+1, 1<<16-1) })
+		default:
+			where[i] = 2
+		}
+	}
+	keyed := make([]uint32, 0, nk)
+	ix.always = make([]uint32, 0, len(s.pats)-nk-np)
+	if np > 0 {
+		ix.pairs = &pairIndex{hash: make([]uint16, 0, np), pats: make([]uint32, 0, np)}
+	}
+	for i := range s.pats {
+		switch where[i] {
+		case 0:
+			keyed = append(keyed, uint32(i))
+		case 1:
+			rarest, found := uint16(0), false
+			eachPair(s.pattern(i), l, func(h uint16) {
+				if !found || counts[h] < counts[rarest] {
+					rarest, found = h, true
+				}
+			})
+			ix.pairs.add(rarest, uint32(i))
+		default:
+			ix.always = append(ix.always, uint32(i))
+		}
+	}
+	if ix.pairs != nil {
+		ix.pairs.sort(s)
+	}
 	slices.SortFunc(keyed, func(a, b uint32) int {
-		if ka, kb := s.pattern(int(a))[l], s.pattern(int(b))[l]; ka != kb {
-			return int(ka) - int(kb)
+		if c := strings.Compare(s.pattern(int(a)), s.pattern(int(b))); c != 0 {
+			return c
 		}
 		return s.compareRank(a, b)
 	})
@@ -158,6 +247,61 @@ func buildIndex(s *Set) *index {
 	return ix
 }
 
+// hasPair reports whether p holds two literal bytes in a row past its
+// first skip bytes.
+func hasPair(p string, skip int) bool {
+	found := false
+	eachPair(p, skip, func(uint16) { found = true })
+	return found
+}
+
+func (px *pairIndex) add(h uint16, i uint32) {
+	px.has[h>>6] |= 1 << (h & 63)
+	px.hash = append(px.hash, h)
+	px.pats = append(px.pats, i)
+}
+
+// sort orders px's entries by hash, then rank.
+func (px *pairIndex) sort(s *Set) {
+	k := make([]int, len(px.hash))
+	for i := range k {
+		k[i] = i
+	}
+	slices.SortFunc(k, func(a, b int) int {
+		if ha, hb := px.hash[a], px.hash[b]; ha != hb {
+			return int(ha) - int(hb)
+		}
+		return s.compareRank(px.pats[a], px.pats[b])
+	})
+	hash, pats := make([]uint16, len(k)), make([]uint32, len(k))
+	for i, j := range k {
+		hash[i], pats[i] = px.hash[j], px.pats[j]
+	}
+	px.hash, px.pats = hash, pats
+}
+
+// candidates appends to out the patterns under the pairs of bytes x holds,
+// each once, in rank order.
+func (px *pairIndex) candidates(s *Set, x string, out []uint32) []uint32 {
+	n := len(out)
+	for i := 0; i+1 < len(x); i++ {
+		h := pairHash(x[i], x[i+1])
+		if px.has[h>>6]&(1<<(h&63)) == 0 {
+			continue
+		}
+		k, _ := slices.BinarySearch(px.hash, h)
+		for ; k < len(px.hash) && px.hash[k] == h; k++ {
+			out = append(out, px.pats[k])
+		}
+	}
+	c := out[n:]
+	if len(c) > 1 {
+		slices.SortFunc(c, s.compareRank)
+		c = slices.Compact(c)
+	}
+	return out[:n+len(c)]
+}
+
 // bucket returns the patterns of the bucket of x, none when x does not
 // start with the lead or has no byte after it.
 func (ix *index) bucket(x string) []uint32 {
@@ -170,6 +314,50 @@ func (ix *index) bucket(x string) []uint32 {
 		return nil
 	}
 	return ix.order[ix.start[k]:ix.start[k+1]]
+}
+
+// literal returns the best pattern of x's bucket that matches x, or
+// NoMatch, and the number of patterns it compared: the bucket is sorted, so
+// the patterns that share x's first d bytes are a range of it, those of
+// exactly d bytes first (they match, if they are not anchored or d is all
+// of x); the range for d+1 is found by two binary searches on byte d.
+func (s *Set) literal(ix *index, x string) (best int, compared int) {
+	b := ix.bucket(x)
+	best = NoMatch
+	lo, hi := 0, len(b)
+	for d := len(ix.lead) + 1; lo < hi; d++ {
+		for lo < hi && int(s.pats[b[lo]].Len) == d {
+			if p := s.pats[b[lo]]; !p.Anchored || len(x) == d {
+				if best == NoMatch || s.compareRank(b[lo], uint32(best)) < 0 {
+					best = int(b[lo])
+				}
+			}
+			lo++
+		}
+		if d >= len(x) {
+			break
+		}
+		c := x[d]
+		lo += sortFind(hi-lo, func(k int) bool { return s.text[s.pats[b[lo+k]].Start+uint32(d)] >= c })
+		hi = lo + sortFind(hi-lo, func(k int) bool { return s.text[s.pats[b[lo+k]].Start+uint32(d)] > c })
+		compared++
+	}
+	return best, compared
+}
+
+// sortFind returns the least k in [0, n) for which f is true (f is false
+// then true over that range), or n: sort.Search.
+func sortFind(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if f(m) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // linear is the linear engine's state in a Set: its index, once built.
@@ -211,7 +399,7 @@ func (s *Set) scan(x string) (int, tried) {
 			}
 			t.candidates++
 			p := s.pats[i]
-			ok, w := matchOne(s.text[p.Start:p.End], p.Anchored, x)
+			ok, w := matchOne(s.text[p.Start:p.end()], p.Anchored, x)
 			t.work += w
 			if ok {
 				best = int(i)
@@ -224,9 +412,14 @@ func (s *Set) scan(x string) (int, tried) {
 		}
 		return true
 	}
-	if try(ix.bucket(x)) {
-		try(ix.always)
+	best, t.candidates = s.literal(ix, x)
+	if ix.pairs != nil {
+		var buf [64]uint32
+		if !try(ix.pairs.candidates(s, x, buf[:0])) {
+			return best, t
+		}
 	}
+	try(ix.always)
 	return best, t
 }
 
@@ -241,7 +434,7 @@ func (s *Set) scanAll(x string) (int, tried) {
 			continue
 		}
 		t.candidates++
-		ok, w := matchOne(s.text[p.Start:p.End], p.Anchored, x)
+		ok, w := matchOne(s.text[p.Start:p.end()], p.Anchored, x)
 		t.work += w
 		if ok {
 			best = i

@@ -85,7 +85,7 @@ func buildPieces(s *Set) *pieces {
 	var buf []string
 	for i := range s.pats {
 		p := s.pats[i]
-		_, buf, _, _ = segments(s.text[p.Start:p.End], p.Anchored, buf[:0])
+		_, buf, _, _ = segments(s.text[p.Start:p.end()], p.Anchored, buf[:0])
 		all = append(all, buf...)
 		pc.at = append(pc.at, uint32(len(all)))
 	}
@@ -230,20 +230,20 @@ type pieceScratch struct {
 
 var pieceScratchPool = sync.Pool{New: func() any { return new(pieceScratch) }}
 
-// match returns the best pattern of s matching x, among candidates, the
-// patterns whose heads x may start with (every pattern when nil).
-func (pc *pieces) match(s *Set, x string, candidates [][]uint32) int {
+// match returns the best pattern of s matching x: best (NoMatch, or a
+// pattern known to match), or a better one among candidates, the patterns
+// that may match x (every pattern when nil).
+func (pc *pieces) match(s *Set, x string, best int, candidates [][]uint32) int {
 	sc := pieceScratchPool.Get().(*pieceScratch)
 	defer pieceScratchPool.Put(sc)
 	sc.reset(len(pc.label), len(x))
-	best := NoMatch
 	better := func(i int32) bool { return best == NoMatch || s.compareRank(uint32(i), uint32(best)) < 0 }
 	start := func(i int32) {
 		if !better(i) {
 			return
 		}
 		p := s.pats[i]
-		h, ps, tail, literal := segments(s.text[p.Start:p.End], p.Anchored, sc.buf[:0])
+		h, ps, tail, literal := segments(s.text[p.Start:p.end()], p.Anchored, sc.buf[:0])
 		sc.buf = ps[:0]
 		switch {
 		case !strings.HasPrefix(x, h):
@@ -297,7 +297,7 @@ func (pc *pieces) match(s *Set, x string, candidates [][]uint32) int {
 					continue
 				}
 				p := s.pats[i]
-				if _, _, tail, _ := segments(s.text[p.Start:p.End], p.Anchored, sc.buf[:0]); len(x)-len(tail) > e && strings.HasSuffix(x, tail) {
+				if _, _, tail, _ := segments(s.text[p.Start:p.end()], p.Anchored, sc.buf[:0]); len(x)-len(tail) > e && strings.HasSuffix(x, tail) {
 					best = int(i)
 				}
 			}

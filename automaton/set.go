@@ -26,17 +26,22 @@ const (
 	DefaultWarmUp = 1 << 10
 )
 
-// Pattern is one pattern of a Set: the bytes Text[Start:End] of the text
-// given to Compile, in which Wildcard matches any run of bytes.
+// Pattern is one pattern of a Set: the bytes text[Start:Start+Len] of the
+// text given to Compile, in which Wildcard matches any run of bytes. It is
+// 12 bytes: a crawler keeps a Set for every site.
 type Pattern struct {
-	Start, End uint32
-	// Anchored reports whether the pattern must match the whole input;
-	// otherwise it matches every input it is a prefix of.
-	Anchored bool
+	Start uint32
 	// Priority orders patterns: the match with the highest Priority
 	// wins, and of equal priorities the pattern given first.
 	Priority uint32
+	Len      uint16
+	// Anchored reports whether the pattern must match the whole input;
+	// otherwise it matches every input it is a prefix of.
+	Anchored bool
 }
+
+// end returns where p ends in the text.
+func (p Pattern) end() uint32 { return p.Start + uint32(p.Len) }
 
 // Options configure Compile. The zero value is valid.
 type Options struct {
@@ -92,10 +97,10 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 		s.warmUp = DefaultWarmUp
 	}
 	for _, p := range patterns {
-		if p.Start > p.End || int(p.End) > len(text) {
-			panic(fmt.Sprintf("automaton: pattern [%d:%d] outside a text of %d bytes", p.Start, p.End, len(text)))
+		if int64(p.end()) > int64(len(text)) {
+			panic(fmt.Sprintf("automaton: pattern at %d of %d bytes outside a text of %d", p.Start, p.Len, len(text)))
 		}
-		s.size += int64(p.End - p.Start)
+		s.size += int64(p.Len)
 	}
 	if s.warmUp < 0 && s.cacheBytes >= 0 && len(patterns) > 0 {
 		s.startDFA()
@@ -104,7 +109,7 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 }
 
 // pattern returns the bytes of pattern i.
-func (s *Set) pattern(i int) string { return s.text[s.pats[i].Start:s.pats[i].End] }
+func (s *Set) pattern(i int) string { return s.text[s.pats[i].Start:s.pats[i].end()] }
 
 // compareRank orders patterns a and b by rank: negative when a ranks
 // before b (a higher priority, or an equal one and given first).
@@ -238,9 +243,11 @@ func (s *Set) matchPieces(input string) int {
 	}
 	s.pieced.Add(1)
 	if ix := s.lin.index.Load(); ix != nil {
-		return pc.match(s, input, [][]uint32{ix.bucket(input), ix.always})
+		// The bucket's patterns have no star: the walk decides them.
+		best, _ := s.literal(ix, input)
+		return pc.match(s, input, best, [][]uint32{ix.pats(), ix.always})
 	}
-	return pc.match(s, input, nil)
+	return pc.match(s, input, NoMatch, nil)
 }
 
 // Stats describes a Set and how its inputs were decided.

@@ -518,11 +518,13 @@ type builder struct {
 
 	// The scratch records, a group's parts contiguous in each, in group
 	// order; the open group is agents[agent0:], rules[rule0:],
-	// exts[ext0:].
+	// exts[ext0:]. The last group with rules before it had
+	// rules[last0:lastEnd].
 	agents, rules, exts, sitemaps []rec
 	groups                        []Group
 	diags                         []Diagnostic
 	agent0, rule0, ext0           int
+	last0, lastEnd                int
 	// text is what the File keeps of the body: the values, a rule's
 	// followed by its pattern when normalising rewrote it, an extension's
 	// after its key (see rec).
@@ -613,6 +615,9 @@ func (b *builder) closeGroup() {
 		Extensions:    Extensions{span(b.ext0, len(b.exts))},
 		EmptyRuleLine: b.emptyRule,
 	})
+	if len(b.rules) > b.rule0 {
+		b.last0, b.lastEnd = b.rule0, len(b.rules)
+	}
 	b.agent0, b.rule0, b.ext0 = len(b.agents), len(b.rules), len(b.exts)
 	b.open = false
 	b.emptyRule = 0
@@ -662,6 +667,15 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 			b.emptyRule = line
 		}
 		return
+	}
+	// Files often give several groups the same rules in the same order:
+	// such a rule shares the text of the one at its place in the last
+	// group with rules.
+	if k := b.last0 + len(b.rules) - b.rule0; k < b.lastEnd {
+		if r := b.rules[k]; string(b.text[r.at:r.at+uint32(r.a)]) == value {
+			b.rules = append(b.rules, ruleRec(int(r.at), line, kind, int(r.a), int(r.b)))
+			return
+		}
 	}
 	// The pattern (NormalizePattern's) follows the value in the text when
 	// normalising rewrites it: written there, not made and copied.
@@ -734,7 +748,7 @@ func (b *builder) Blank(line int) {
 		return
 	}
 	if !b.sawRule && len(b.exts) == b.ext0 {
-		first := int(b.agents[b.agent0].line)
+		first := b.agents[b.agent0].lineOf()
 		b.agents = b.agents[:b.agent0]
 		b.open = false
 		// The record's Joins (by sitemap or unreadable lines) go with it.

@@ -1122,3 +1122,34 @@ func parseDiag(body []byte, opts Options) *File {
 	}
 	return f
 }
+
+// TestParse_RepeatedGroupRulesShareText checks that a rule whose value is
+// that of the rule at its place in the last group with rules shares its
+// text (files often repeat a group's rules for another crawler), and that
+// the rules read back as written, with their own lines and kinds.
+func TestParse_RepeatedGroupRulesShareText(t *testing.T) {
+	rules := "Disallow: /private/\nAllow: /private/press/\nDisallow: /caf\xc3\xa9/\n"
+	body := "User-agent: a\n" + rules + "User-agent: b\n" + rules + "Crawl-delay: 1\nUser-agent: c\nAllow: /private/\n" + rules
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		f := parseDiag([]byte(body), Options{Semantics: sem})
+		once := len("/private/") + len("/private/press/") + len("/caf\xc3\xa9/") + len(NormalizePattern("/caf\xc3\xa9/", sem))
+		// The agents' values, b's crawl-delay, a's rules; b's are all
+		// shared; c's are shifted by one: only its first value, the same
+		// as b's first, is shared, and it has the other three values of
+		// a and b, now at places where they are not.
+		want := len("abc") + len("crawl-delay1") + 2*once
+		if got := len(f.data.text); got != want {
+			t.Errorf("%v: the text holds %d bytes, want %d: %q", sem, got, want, f.data.text)
+		}
+		for gi, g := range f.Groups {
+			for i, r := range g.Rules.Slice() {
+				if r.Pattern != NormalizePattern(r.Value, sem) || r.Line < 2 {
+					t.Errorf("%v: group %d rule %d read back as %+v", sem, gi, i, r)
+				}
+			}
+		}
+		if k := f.Groups[1].Rules.At(1).Kind; k != Allow {
+			t.Errorf("%v: a shared rule's kind is %v, want allow", sem, k)
+		}
+	}
+}

@@ -3,7 +3,7 @@ package compile
 import "fmt"
 
 // A File holds its lines as records, not as the structs its API gives: a
-// record is 16 bytes of offsets into the file's text and holds no pointer,
+// record is 12 bytes of offsets into the file's text and holds no pointer,
 // so a crawler that keeps files by the million keeps mostly their values,
 // and the garbage collector does not scan them. Rules, Agents, Extensions
 // and Sitemaps are views of a run of records: their At makes a line's
@@ -11,7 +11,8 @@ import "fmt"
 
 // rec is one line of a File: a rule, a user-agent line, an extension or a
 // sitemap. at is the offset in the file's text of its first string, line
-// its line, and a and b are lengths:
+// its line (a rule's kind in its top two bits: lineOf, kindOf), and a and b
+// are lengths:
 //
 //	rule:      the value, a bytes at at; the pattern, b bytes after the
 //	           value, or the value itself when b is 0 (normalising did
@@ -24,16 +25,29 @@ import "fmt"
 //
 // The widths hold for any file Parse reads: a value is at most
 // MaxLineLength bytes and a pattern three times that (recLimits), a file
-// at most LargestMaxFileSize bytes, so its text is shorter than 1<<32.
+// at most LargestMaxFileSize bytes, so its text is shorter than 1<<32 and
+// it has fewer than 1<<kindShift lines.
 type rec struct {
 	at, line uint32
 	a, b     uint16
-	kind     RuleKind // a rule's; NoRule for the other lines
 }
 
-// recLimits fails to compile if a value's or pattern's length may not fit
-// a rec's uint16.
-const recLimits uint16 = 3 * MaxLineLength
+// kindShift is where a rule's kind starts in its record's line word.
+const kindShift = 30
+
+// These fail to compile if a value's or pattern's length may not fit a
+// rec's uint16, or a line number (at most one a byte) the bits below the
+// kind.
+const (
+	_ uint16 = 3 * MaxLineLength
+	_ uint32 = 1<<kindShift - LargestMaxFileSize
+)
+
+// lineOf returns the line of r.
+func (r rec) lineOf() int { return int(r.line & (1<<kindShift - 1)) }
+
+// kindOf returns the kind of r, a rule's record (NoRule for other lines).
+func (r rec) kindOf() RuleKind { return RuleKind(r.line >> kindShift) }
 
 // records are what a File's views read: the text and the records.
 type records struct {
@@ -111,13 +125,13 @@ type Rules struct{ run }
 // patLen bytes when normalising rewrote it (0 when the pattern is the
 // value).
 func ruleRec(at, line int, kind RuleKind, valLen, patLen int) rec {
-	return rec{at: uint32(at), line: uint32(line), a: uint16(valLen), b: uint16(patLen), kind: kind}
+	return rec{at: uint32(at), line: uint32(line) | uint32(kind)<<kindShift, a: uint16(valLen), b: uint16(patLen)}
 }
 
 // At returns the i-th rule, in file order. It panics if i is out of range.
 func (rs Rules) At(i int) Rule {
 	r := rs.rec(i)
-	return Rule{Kind: r.kind, Pattern: rs.pattern(r), Value: rs.d.str(r.at, r.a), Line: int(r.line)}
+	return Rule{Kind: r.kindOf(), Pattern: rs.pattern(r), Value: rs.d.str(r.at, r.a), Line: r.lineOf()}
 }
 
 // Pattern returns the pattern of the i-th rule: At(i).Pattern, for a
@@ -155,7 +169,7 @@ func (rs Rules) Text() string {
 
 // Kind returns the kind of the i-th rule: At(i).Kind, for a caller that
 // wants no more of it, such as a decision.
-func (rs Rules) Kind(i int) RuleKind { return rs.rec(i).kind }
+func (rs Rules) Kind(i int) RuleKind { return rs.rec(i).kindOf() }
 
 // Slice returns the rules in a new slice, for a caller that wants them
 // all at once; At reads one without allocating.
@@ -181,7 +195,7 @@ func agentRec(at, line int, value, name string) rec {
 // At returns the i-th user-agent line. It panics if i is out of range.
 func (as Agents) At(i int) Agent {
 	r := as.rec(i)
-	return Agent{Name: as.d.str(r.at, r.b), Value: as.d.str(r.at, r.a), Line: int(r.line)}
+	return Agent{Name: as.d.str(r.at, r.b), Value: as.d.str(r.at, r.a), Line: r.lineOf()}
 }
 
 // Slice returns the lines in a new slice; At reads one without allocating.
@@ -207,7 +221,7 @@ func extRec(at, line int, key, value string) rec {
 // At returns the i-th extension line. It panics if i is out of range.
 func (es Extensions) At(i int) Extension {
 	r := es.rec(i)
-	return Extension{Key: es.d.str(r.at, r.a), Value: es.d.str(r.at+uint32(r.a), r.b), Line: int(r.line)}
+	return Extension{Key: es.d.str(r.at, r.a), Value: es.d.str(r.at+uint32(r.a), r.b), Line: r.lineOf()}
 }
 
 // Slice returns the lines in a new slice; At reads one without allocating.
@@ -232,7 +246,7 @@ func sitemapRec(at, line int, url string) rec {
 // At returns the i-th sitemap line. It panics if i is out of range.
 func (ss Sitemaps) At(i int) Sitemap {
 	r := ss.rec(i)
-	return Sitemap{URL: ss.d.str(r.at, r.a), Line: int(r.line)}
+	return Sitemap{URL: ss.d.str(r.at, r.a), Line: r.lineOf()}
 }
 
 // Slice returns the lines in a new slice; At reads one without allocating.

@@ -328,7 +328,7 @@ const (
 	sizeofFile    = 184
 	sizeofGroup   = 56
 	sizeofRecords = 40
-	sizeofRec     = 16
+	sizeofRec     = 12
 	sizeofJoin    = 40
 	sizeofDiag    = 48
 	sizeofWarning = 32

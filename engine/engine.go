@@ -160,7 +160,7 @@ const sizeofMatcher = 224 + 24
 // one, and sizeofPattern of an automaton pattern (TestSizes checks both).
 const (
 	sizeofMatcherMore = 48
-	sizeofPattern     = 16
+	sizeofPattern     = 12
 )
 
 // Bytes returns the memory r holds: the parsed file and its cached

@@ -115,11 +115,11 @@ func (r *Robots) build(m *Matcher, given []string) {
 		if anchored {
 			end--
 		}
-		pats = append(pats, automaton.Pattern{Start: uint32(start), End: uint32(end), Anchored: anchored, Priority: prio})
+		pats = append(pats, automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio})
 		if m.more != nil && m.more.refs != nil {
 			m.more.refs = append(m.more.refs, int32(order))
 			if dir, ok := semantics.IndexHTM(sem, kind, rules.Pattern(order)); ok {
-				pats = append(pats, automaton.Pattern{Start: uint32(start), End: uint32(start + len(dir)), Anchored: true, Priority: semantics.Priority(sem, compile.Allow, len(dir)+1)})
+				pats = append(pats, automaton.Pattern{Start: uint32(start), Len: uint16(len(dir)), Anchored: true, Priority: semantics.Priority(sem, compile.Allow, len(dir)+1)})
 				m.more.refs = append(m.more.refs, ^int32(order))
 			}
 		}
