@@ -100,7 +100,7 @@ func engines(s *Set, x string) map[string]int {
 			out["scan"] = i
 		}
 		best, _ := s.literal(ix, x)
-		out["pieces/indexed"] = buildPieces(s).match(s, x, best, [][]uint32{ix.pats(), ix.always})
+		out["pieces/indexed"] = buildPieces(s).match(s, x, best, ix)
 	}
 	out["pieces"] = buildPieces(s).match(s, x, NoMatch, nil)
 	for _, cache := range []int{1 << 20, 4096, 600} {

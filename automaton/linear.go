@@ -110,12 +110,16 @@ type index struct {
 const minPaired = 24
 
 // pairIndex holds patterns under a pair of bytes they hold, hashed to
-// pairBits bits: has says which hashes hold patterns, and pats[k] is under
-// hash[k] (sorted, then by rank).
+// pairBits bits: has says which hashes hold patterns, and keyed holds them
+// by hash, then rank.
 type pairIndex struct {
-	has  [pairBits / 64]uint64
-	hash []uint16
-	pats []uint32
+	has   [pairBits / 64]uint64
+	keyed []pairKey
+}
+
+type pairKey struct {
+	hash    uint16
+	pattern uint32
 }
 
 const pairBits = 1 << 12
@@ -128,16 +132,9 @@ func pairHash(a, b byte) uint16 {
 func (ix *index) bytes() int {
 	n := 64 + len(ix.keys) + 4*(len(ix.start)+len(ix.order)+len(ix.always))
 	if ix.pairs != nil {
-		n += pairBits/8 + 6*len(ix.pats())
+		n += pairBits/8 + 8*len(ix.pairs.keyed)
 	}
 	return n
-}
-
-func (ix *index) pats() []uint32 {
-	if ix.pairs == nil {
-		return nil
-	}
-	return ix.pairs.pats
 }
 
 // eachPair calls fn with every pair of literal bytes in a row of pattern
@@ -175,50 +172,62 @@ func buildIndex(s *Set) *index {
 		ix.lead = ix.lead[:n]
 	}
 	l := len(ix.lead)
-	// Where each pattern goes: 0 a bucket, 1 pairs, 2 always.
-	where := make([]uint8, len(s.pats))
-	var counts *[pairBits]uint16
-	if starred >= minPaired {
-		counts = new([pairBits]uint16)
-	}
-	nk, np := 0, 0
-	for i := range s.pats {
-		p := s.pattern(i)
+	// Where each pattern goes: a bucket, pairs, or always.
+	const (
+		inBucket = iota
+		inPairs
+		inAlways
+	)
+	paired := starred >= minPaired
+	var counts [pairBits]uint16 // of the pairs of the patterns in pairs
+	where := func(p string) int {
 		h := head(p)
 		switch {
 		case len(h) == len(p) && len(h) > l:
-			nk++
-		case counts != nil && len(h) < len(p) && hasPair(p, l):
-			where[i] = 1
-			np++
+			return inBucket
+		case paired && len(h) < len(p) && hasPair(p, l):
+			return inPairs
+		}
+		return inAlways
+	}
+	n := [3]int{}
+	for i := range s.pats {
+		p := s.pattern(i)
+		w := where(p)
+		n[w]++
+		if w == inPairs {
 			eachPair(p, l, func(h uint16) { counts[h] = min(counts[h]+1, 1<<16-1) })
-		default:
-			where[i] = 2
 		}
 	}
-	keyed := make([]uint32, 0, nk)
-	ix.always = make([]uint32, 0, len(s.pats)-nk-np)
-	if np > 0 {
-		ix.pairs = &pairIndex{hash: make([]uint16, 0, np), pats: make([]uint32, 0, np)}
+	keyed := make([]uint32, 0, n[inBucket])
+	ix.always = make([]uint32, 0, n[inAlways])
+	if n[inPairs] > 0 {
+		ix.pairs = &pairIndex{keyed: make([]pairKey, 0, n[inPairs])}
 	}
 	for i := range s.pats {
-		switch where[i] {
-		case 0:
+		switch p := s.pattern(i); where(p) {
+		case inBucket:
 			keyed = append(keyed, uint32(i))
-		case 1:
+		case inPairs:
 			rarest, found := uint16(0), false
-			eachPair(s.pattern(i), l, func(h uint16) {
+			eachPair(p, l, func(h uint16) {
 				if !found || counts[h] < counts[rarest] {
 					rarest, found = h, true
 				}
 			})
-			ix.pairs.add(rarest, uint32(i))
+			ix.pairs.has[rarest>>6] |= 1 << (rarest & 63)
+			ix.pairs.keyed = append(ix.pairs.keyed, pairKey{rarest, uint32(i)})
 		default:
 			ix.always = append(ix.always, uint32(i))
 		}
 	}
 	if ix.pairs != nil {
-		ix.pairs.sort(s)
+		slices.SortFunc(ix.pairs.keyed, func(a, b pairKey) int {
+			if a.hash != b.hash {
+				return int(a.hash) - int(b.hash)
+			}
+			return s.compareRank(a.pattern, b.pattern)
+		})
 	}
 	slices.SortFunc(keyed, func(a, b uint32) int {
 		if c := strings.Compare(s.pattern(int(a)), s.pattern(int(b))); c != 0 {
@@ -229,14 +238,14 @@ func buildIndex(s *Set) *index {
 	slices.SortFunc(ix.always, s.compareRank)
 	ix.order = keyed
 	var keys [256]bool
-	n := 0
+	nk := 0
 	for _, i := range keyed {
 		if c := s.pattern(int(i))[l]; !keys[c] {
 			keys[c] = true
-			n++
+			nk++
 		}
 	}
-	ix.keys, ix.start = make([]byte, 0, n), make([]uint32, 0, n+1)
+	ix.keys, ix.start = make([]byte, 0, nk), make([]uint32, 0, nk+1)
 	for k, i := range keyed {
 		if c := s.pattern(int(i))[l]; k == 0 || c != ix.keys[len(ix.keys)-1] {
 			ix.keys = append(ix.keys, c)
@@ -255,51 +264,33 @@ func hasPair(p string, skip int) bool {
 	return found
 }
 
-func (px *pairIndex) add(h uint16, i uint32) {
-	px.has[h>>6] |= 1 << (h & 63)
-	px.hash = append(px.hash, h)
-	px.pats = append(px.pats, i)
-}
+// maxPairCandidates bounds the patterns an input's pairs may make it try;
+// an input with more gives up its tries.
+const maxPairCandidates = 256
 
-// sort orders px's entries by hash, then rank.
-func (px *pairIndex) sort(s *Set) {
-	k := make([]int, len(px.hash))
-	for i := range k {
-		k[i] = i
-	}
-	slices.SortFunc(k, func(a, b int) int {
-		if ha, hb := px.hash[a], px.hash[b]; ha != hb {
-			return int(ha) - int(hb)
-		}
-		return s.compareRank(px.pats[a], px.pats[b])
-	})
-	hash, pats := make([]uint16, len(k)), make([]uint32, len(k))
-	for i, j := range k {
-		hash[i], pats[i] = px.hash[j], px.pats[j]
-	}
-	px.hash, px.pats = hash, pats
-}
-
-// candidates appends to out the patterns under the pairs of bytes x holds,
-// each once, in rank order.
-func (px *pairIndex) candidates(s *Set, x string, out []uint32) []uint32 {
-	n := len(out)
+// candidates returns the patterns under the pairs of bytes x holds, each
+// once, in rank order, in buf; false when they are more than buf holds.
+func (px *pairIndex) candidates(s *Set, x string, buf *[maxPairCandidates]uint32) ([]uint32, bool) {
+	var seen [pairBits / 64]uint64
+	n := 0
 	for i := 0; i+1 < len(x); i++ {
 		h := pairHash(x[i], x[i+1])
-		if px.has[h>>6]&(1<<(h&63)) == 0 {
+		if px.has[h>>6]&(1<<(h&63)) == 0 || seen[h>>6]&(1<<(h&63)) != 0 {
 			continue
 		}
-		k, _ := slices.BinarySearch(px.hash, h)
-		for ; k < len(px.hash) && px.hash[k] == h; k++ {
-			out = append(out, px.pats[k])
+		seen[h>>6] |= 1 << (h & 63)
+		k, _ := slices.BinarySearchFunc(px.keyed, h, func(e pairKey, h uint16) int { return int(e.hash) - int(h) })
+		for ; k < len(px.keyed) && px.keyed[k].hash == h; k++ {
+			if n == len(buf) {
+				return nil, false
+			}
+			buf[n] = px.keyed[k].pattern
+			n++
 		}
 	}
-	c := out[n:]
-	if len(c) > 1 {
-		slices.SortFunc(c, s.compareRank)
-		c = slices.Compact(c)
-	}
-	return out[:n+len(c)]
+	c := buf[:n]
+	slices.SortFunc(c, s.compareRank)
+	return c, true
 }
 
 // bucket returns the patterns of the bucket of x, none when x does not
@@ -414,8 +405,13 @@ func (s *Set) scan(x string) (int, tried) {
 	}
 	best, t.candidates = s.literal(ix, x)
 	if ix.pairs != nil {
-		var buf [64]uint32
-		if !try(ix.pairs.candidates(s, x, buf[:0])) {
+		var buf [maxPairCandidates]uint32
+		c, ok := ix.pairs.candidates(s, x, &buf)
+		if !ok {
+			t.gaveUp = true
+			return best, t
+		}
+		if !try(c) {
 			return best, t
 		}
 	}

@@ -231,9 +231,9 @@ type pieceScratch struct {
 var pieceScratchPool = sync.Pool{New: func() any { return new(pieceScratch) }}
 
 // match returns the best pattern of s matching x: best (NoMatch, or a
-// pattern known to match), or a better one among candidates, the patterns
-// that may match x (every pattern when nil).
-func (pc *pieces) match(s *Set, x string, best int, candidates [][]uint32) int {
+// pattern known to match), or a better one among the patterns with stars
+// of ix, or of s when ix is nil.
+func (pc *pieces) match(s *Set, x string, best int, ix *index) int {
 	sc := pieceScratchPool.Get().(*pieceScratch)
 	defer pieceScratchPool.Put(sc)
 	sc.reset(len(pc.label), len(x))
@@ -259,13 +259,18 @@ func (pc *pieces) match(s *Set, x string, best int, candidates [][]uint32) int {
 			sc.wait(waiter{pattern: i, req: int32(len(h)), next: -1})
 		}
 	}
-	if candidates == nil {
+	switch {
+	case ix == nil:
 		for i := range s.pats {
 			start(int32(i))
 		}
-	}
-	for _, list := range candidates {
-		for _, i := range list {
+	default:
+		if ix.pairs != nil {
+			for _, k := range ix.pairs.keyed {
+				start(int32(k.pattern))
+			}
+		}
+		for _, i := range ix.always {
 			start(int32(i))
 		}
 	}

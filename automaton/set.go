@@ -245,7 +245,7 @@ func (s *Set) matchPieces(input string) int {
 	if ix := s.lin.index.Load(); ix != nil {
 		// The bucket's patterns have no star: the walk decides them.
 		best, _ := s.literal(ix, input)
-		return pc.match(s, input, best, [][]uint32{ix.pats(), ix.always})
+		return pc.match(s, input, best, ix)
 	}
 	return pc.match(s, input, NoMatch, nil)
 }
