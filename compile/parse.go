@@ -194,26 +194,6 @@ func bomLen(s string) int {
 	return n
 }
 
-// Classes of the bytes the line scan stops at; every other byte is read
-// past in one table load.
-const (
-	scEnd     = 1 << iota // '\n', '\r': the line ends
-	scHash                // '#': a comment starts
-	scColon               // ':'
-	scNUL                 // 0: the line's content ends
-	scHigh                // >= 0x80: the line may not be UTF-8, and a pattern in it is rewritten
-	scRewrite             // '%', '*', '$': a pattern in the line may be rewritten
-)
-
-var scanClass = func() (t [256]uint8) {
-	t['\n'], t['\r'], t['#'], t[':'], t[0] = scEnd, scEnd, scHash, scColon, scNUL
-	t['%'], t['*'], t['$'] = scRewrite, scRewrite, scRewrite
-	for c := 0x80; c < 0x100; c++ {
-		t[c] = scHigh
-	}
-	return t
-}()
-
 // scan reads body line by line and reports every line to h
 // (docs/SEMANTICS.md section 1). Only the first opts.EffectiveMaxFileSize()
 // bytes are read. Parse is scan with the builder as h.
@@ -247,13 +227,17 @@ func scanText(s string, truncated bool, h handler) scanResult {
 }
 
 type scanner struct {
-	h       handler
-	s       string
-	hasNUL  bool
-	content string // the line being read, cut to MaxLineLength and at a NUL
-	// plain reports that the line being read has no byte that
-	// normalising a pattern may rewrite (scHigh, scRewrite).
-	plain bool
+	h handler
+	s string
+	// What the body holds, looked for once in it (strings.IndexByte and
+	// utf8.ValidString are vectorised): a line is searched for a NUL only
+	// when the body has one, and checked for UTF-8 only when the body is
+	// not valid UTF-8.
+	hasNUL, hasCR, notUTF8 bool
+	// nextHash is the index of the next '#' in s (len(s): none), searched
+	// again only once a line passes it: most lines have none.
+	nextHash int
+	content  string // the line being read, cut to MaxLineLength and at a NUL
 }
 
 // scan reads sc.s, which was cut at the size limit when truncated.
@@ -274,82 +258,75 @@ func (sc *scanner) scan(truncated bool) scanResult {
 	return res
 }
 
-// run reads every line of sc.s. The loop finds, in one pass, the line's
-// end and its first colon, '#' and NUL, and whether it has bytes >= 0x80.
+// run reads every line of sc.s.
 func (sc *scanner) run() scanResult {
 	s := sc.s
+	sc.hasNUL = strings.IndexByte(s, 0) >= 0
+	sc.hasCR = strings.IndexByte(s, '\r') >= 0
+	sc.notUTF8 = !utf8.ValidString(s)
+	sc.nextHash = -1
+	// nextLF and nextCR are the positions of the next LF and CR at or after
+	// i (len(s) if none). They are searched again only once i has passed
+	// them, so a file of lone CRs is still read in linear time.
 	i, lines := bomLen(s), 0
+	nextLF, nextCR := -1, len(s)
+	if sc.hasCR {
+		nextCR = -1
+	}
 	for i < len(s) {
+		if nextLF < i {
+			nextLF = indexFrom(s, i, '\n')
+		}
+		if nextCR < i {
+			nextCR = indexFrom(s, i, '\r')
+		}
+		end := min(nextLF, nextCR)
 		lines++
-		colon, hash, nul := -1, -1, -1
-		high, plain := false, true
-		j := i
-		for {
-			for j < len(s) && scanClass[s[j]] == 0 {
-				j++
-			}
-			if j == len(s) {
-				break
-			}
-			c := scanClass[s[j]]
-			if c == scEnd {
-				break
-			}
-			switch {
-			case c == scColon && colon < 0 && hash < 0:
-				colon = j
-			case c == scHash && hash < 0:
-				hash = j
-			case c == scNUL && nul < 0:
-				nul = j
-			case c == scHigh:
-				high, plain = true, false
-			case c == scRewrite:
-				plain = false
-			}
-			j++
+		sc.line(lines, i, end)
+		if end < len(s) && s[end] == '\r' && end+1 < len(s) && s[end+1] == '\n' {
+			end++ // CR LF
 		}
-		sc.plain = plain
-		sc.line(lines, i, j, colon, hash, nul, high)
-		if j < len(s) && s[j] == '\r' && j+1 < len(s) && s[j+1] == '\n' {
-			j++ // CR LF
-		}
-		i = j + 1
+		i = end + 1
 	}
 	return scanResult{Size: len(s), Lines: lines, HasNUL: sc.hasNUL}
+}
+
+// indexFrom returns the index of c in s at or after i, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 func (sc *scanner) diag(line int, kind DiagKind, text, msg string) {
 	sc.h.Diagnostic(Diagnostic{Line: line, Kind: kind, Text: cutText(text), Message: msg})
 }
 
-// line reads the line s[start:end] (without its line end), whose first
-// colon before any '#', first '#' and first NUL the loop found (-1: none),
-// and reports it.
-func (sc *scanner) line(num, start, end, colon, hash, nul int, high bool) {
-	cut := false // the content was cut at a NUL
-	if end-start > MaxLineLength {
-		end = start + MaxLineLength
-		sc.diag(num, DiagLineTooLong, sc.s[start:end], msgLineTooLong)
+// line reads the line s[start:end] (without its line end) and reports it.
+func (sc *scanner) line(num, start, end int) {
+	content := sc.s[start:end]
+	if len(content) > MaxLineLength {
+		content = content[:MaxLineLength]
+		sc.diag(num, DiagLineTooLong, content, msgLineTooLong)
 	}
-	if nul >= 0 {
-		sc.hasNUL = true
-		if nul < end {
-			end, cut = nul, true
-			sc.diag(num, DiagNotUTF8, sc.s[start:end], msgNUL)
+	cut := false // the content was cut at a NUL
+	if sc.hasNUL {
+		if k := strings.IndexByte(content, 0); k >= 0 {
+			content, cut = content[:k], true
+			sc.diag(num, DiagNotUTF8, content, msgNUL)
 		}
 	}
-	content := sc.s[start:end]
 	sc.content = content
-	if high && !utf8.ValidString(content) {
+	if sc.notUTF8 && !utf8.ValidString(content) {
 		sc.diag(num, DiagNotUTF8, content, msgNotUTF8)
 	}
-	text, comment := content, false
-	if hash >= 0 && hash < end {
-		text, comment = sc.s[start:hash], true
+	if sc.nextHash < start {
+		sc.nextHash = indexFrom(sc.s, start, '#')
 	}
-	if colon >= len(text)+start {
-		colon = -1 // past the cut
+	text, comment := content, false
+	if k := sc.nextHash - start; k < len(content) {
+		text, comment = content[:k], true
 	}
 	text = trimSpace(text)
 	if text == "" {
@@ -367,11 +344,8 @@ func (sc *scanner) line(num, start, end, colon, hash, nul int, high bool) {
 	// key : value, split at the first colon; or "key value" without one.
 	var key, value string
 	missingColon := false
-	if colon >= 0 {
-		key, value = trimSpace(sc.s[start:colon]), trimSpace(sc.s[colon+1:start+len(content)])
-		if hash >= 0 && hash < end {
-			value = trimSpace(sc.s[colon+1 : hash])
-		}
+	if c := strings.IndexByte(text, ':'); c >= 0 {
+		key, value = trimSpace(text[:c]), trimSpace(text[c+1:])
 		if key == "" {
 			sc.diag(num, DiagMissingColon, content, msgNoKey)
 			sc.h.Unreadable(num)
@@ -486,8 +460,9 @@ func (f *File) parsed() bool { return f.Sitemaps.d != nil }
 
 // maxPooledBytes is the largest array of each kind a pooled builder keeps
 // for the next parse: a real file's values are a few KB, its records a few
-// hundred.
-const maxPooledBytes = 256 << 10
+// hundred; the largest real files read to the default limit hold a few
+// hundred KB of either.
+const maxPooledBytes = 1 << 20
 
 var builderPool = sync.Pool{New: func() any { return new(builder) }}
 
@@ -547,21 +522,21 @@ func (b *builder) reset() {
 	clear(b.groups)
 	clear(b.diags)
 	*b = builder{
-		text:     pooled(b.text),
-		rules:    pooled(b.rules),
-		agents:   pooled(b.agents),
-		exts:     pooled(b.exts),
-		groups:   pooled(b.groups),
-		sitemaps: pooled(b.sitemaps),
-		diags:    pooled(b.diags),
+		text:     pooled(b.text, 1),
+		rules:    pooled(b.rules, sizeofRec),
+		agents:   pooled(b.agents, sizeofRec),
+		exts:     pooled(b.exts, sizeofRec),
+		groups:   pooled(b.groups, sizeofGroup),
+		sitemaps: pooled(b.sitemaps, sizeofRec),
+		diags:    pooled(b.diags, sizeofDiag),
 	}
 	builderPool.Put(b)
 }
 
-// pooled returns s emptied, or nil when its array is large (its elements
-// counted as 16 bytes, about what the largest of them holds).
-func pooled[T any](s []T) []T {
-	if cap(s)*16 > maxPooledBytes {
+// pooled returns s, whose elements are size bytes, emptied, or nil when its
+// array is over maxPooledBytes.
+func pooled[T any](s []T, size int) []T {
+	if cap(s)*size > maxPooledBytes {
 		return nil
 	}
 	return s[:0]
@@ -681,12 +656,10 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 	// normalising rewrites it: written there, not made and copied.
 	at := b.keep(value)
 	n := 0
-	if !b.sc.plain {
-		m := patternMode(b.sem)
-		if first := firstChange(value, m); first >= 0 {
-			b.text = appendCanonical(b.text, value, first, m)
-			n = len(b.text) - at - len(value)
-		}
+	m := patternMode(b.sem)
+	if first := firstChange(value, m); first >= 0 {
+		b.text = appendCanonical(b.text, value, first, m)
+		n = len(b.text) - at - len(value)
 	}
 	b.rules = append(b.rules, ruleRec(at, line, kind, len(value), n))
 }
