@@ -147,39 +147,19 @@ func eachPair(p string, skip int, fn func(h uint16)) {
 	}
 }
 
+// Where buildIndex puts a pattern.
+const (
+	inBucket = iota
+	inPairs
+	inAlways
+)
+
 // buildIndex makes the index of s's patterns.
 func buildIndex(s *Set) *index {
-	ix := &index{}
-	first := true
-	starred := 0
-	for i := range s.pats {
-		p := s.pattern(i)
-		h := head(p)
-		if len(h) < len(p) {
-			starred++
-		}
-		if h == "" {
-			continue
-		}
-		if first {
-			ix.lead, first = h, false
-			continue
-		}
-		n := 0
-		for n < len(ix.lead) && n < len(h) && ix.lead[n] == h[n] {
-			n++
-		}
-		ix.lead = ix.lead[:n]
-	}
-	l := len(ix.lead)
-	// Where each pattern goes: a bucket, pairs, or always.
-	const (
-		inBucket = iota
-		inPairs
-		inAlways
-	)
+	lead, starred := leadOf(s)
+	ix := &index{lead: lead}
+	l := len(lead)
 	paired := starred >= minPaired
-	var counts [pairBits]uint16 // of the pairs of the patterns in pairs
 	where := func(p string) int {
 		h := head(p)
 		switch {
@@ -190,7 +170,8 @@ func buildIndex(s *Set) *index {
 		}
 		return inAlways
 	}
-	n := [3]int{}
+	var n [3]int
+	var counts [pairBits]uint16 // of the pairs of the patterns in pairs
 	for i := range s.pats {
 		p := s.pattern(i)
 		w := where(p)
@@ -199,7 +180,7 @@ func buildIndex(s *Set) *index {
 			eachPair(p, l, func(h uint16) { counts[h] = min(counts[h]+1, 1<<16-1) })
 		}
 	}
-	keyed := make([]uint32, 0, n[inBucket])
+	bucketed := make([]uint32, 0, n[inBucket])
 	ix.always = make([]uint32, 0, n[inAlways])
 	if n[inPairs] > 0 {
 		ix.pairs = &pairIndex{keyed: make([]pairKey, 0, n[inPairs])}
@@ -207,53 +188,101 @@ func buildIndex(s *Set) *index {
 	for i := range s.pats {
 		switch p := s.pattern(i); where(p) {
 		case inBucket:
-			keyed = append(keyed, uint32(i))
+			bucketed = append(bucketed, uint32(i))
 		case inPairs:
-			rarest, found := uint16(0), false
-			eachPair(p, l, func(h uint16) {
-				if !found || counts[h] < counts[rarest] {
-					rarest, found = h, true
-				}
-			})
-			ix.pairs.has[rarest>>6] |= 1 << (rarest & 63)
-			ix.pairs.keyed = append(ix.pairs.keyed, pairKey{rarest, uint32(i)})
+			ix.pairs.add(rarestPair(p, l, &counts), uint32(i))
 		default:
 			ix.always = append(ix.always, uint32(i))
 		}
 	}
+	slices.SortFunc(ix.always, s.compareRank)
 	if ix.pairs != nil {
-		slices.SortFunc(ix.pairs.keyed, func(a, b pairKey) int {
-			if a.hash != b.hash {
-				return int(a.hash) - int(b.hash)
-			}
-			return s.compareRank(a.pattern, b.pattern)
-		})
+		ix.pairs.sort(s)
 	}
-	slices.SortFunc(keyed, func(a, b uint32) int {
+	ix.setBuckets(s, bucketed)
+	return ix
+}
+
+// leadOf returns the longest prefix that every pattern of s with a head
+// starts with, and how many patterns have a star.
+func leadOf(s *Set) (lead string, starred int) {
+	first := true
+	for i := range s.pats {
+		p := s.pattern(i)
+		h := head(p)
+		if len(h) < len(p) {
+			starred++
+		}
+		switch {
+		case h == "":
+		case first:
+			lead, first = h, false
+		default:
+			n := 0
+			for n < len(lead) && n < len(h) && lead[n] == h[n] {
+				n++
+			}
+			lead = lead[:n]
+		}
+	}
+	return lead, starred
+}
+
+// rarestPair returns the pair of literal bytes of p past its first skip
+// bytes that counts says the fewest patterns hold.
+func rarestPair(p string, skip int, counts *[pairBits]uint16) uint16 {
+	rarest, found := uint16(0), false
+	eachPair(p, skip, func(h uint16) {
+		if !found || counts[h] < counts[rarest] {
+			rarest, found = h, true
+		}
+	})
+	return rarest
+}
+
+// setBuckets sorts the literal patterns longer than the lead and lays
+// them out as buckets by their byte after it.
+func (ix *index) setBuckets(s *Set, bucketed []uint32) {
+	l := len(ix.lead)
+	slices.SortFunc(bucketed, func(a, b uint32) int {
 		if c := strings.Compare(s.pattern(int(a)), s.pattern(int(b))); c != 0 {
 			return c
 		}
 		return s.compareRank(a, b)
 	})
-	slices.SortFunc(ix.always, s.compareRank)
-	ix.order = keyed
+	ix.order = bucketed
 	var keys [256]bool
 	nk := 0
-	for _, i := range keyed {
+	for _, i := range bucketed {
 		if c := s.pattern(int(i))[l]; !keys[c] {
 			keys[c] = true
 			nk++
 		}
 	}
 	ix.keys, ix.start = make([]byte, 0, nk), make([]uint32, 0, nk+1)
-	for k, i := range keyed {
+	for k, i := range bucketed {
 		if c := s.pattern(int(i))[l]; k == 0 || c != ix.keys[len(ix.keys)-1] {
 			ix.keys = append(ix.keys, c)
 			ix.start = append(ix.start, uint32(k))
 		}
 	}
-	ix.start = append(ix.start, uint32(len(keyed)))
-	return ix
+	ix.start = append(ix.start, uint32(len(bucketed)))
+}
+
+// add puts pattern i under hash h.
+func (px *pairIndex) add(h uint16, i uint32) {
+	px.has[h>>6] |= 1 << (h & 63)
+	px.keyed = append(px.keyed, pairKey{h, i})
+}
+
+// sort orders px's patterns by hash, then rank.
+func (px *pairIndex) sort(s *Set) {
+	slices.SortFunc(px.keyed, func(a, b pairKey) int {
+		if a.hash != b.hash {
+			return int(a.hash) - int(b.hash)
+		}
+		return s.compareRank(a.pattern, b.pattern)
+	})
 }
 
 // hasPair reports whether p holds two literal bytes in a row past its

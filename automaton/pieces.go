@@ -230,55 +230,44 @@ type pieceScratch struct {
 
 var pieceScratchPool = sync.Pool{New: func() any { return new(pieceScratch) }}
 
+// pieceRun is one input's match: the input, the best pattern found so
+// far, and the scratch.
+type pieceRun struct {
+	pc   *pieces
+	s    *Set
+	x    string
+	best int
+	sc   *pieceScratch
+}
+
 // match returns the best pattern of s matching x: best (NoMatch, or a
 // pattern known to match), or a better one among the patterns with stars
 // of ix, or of s when ix is nil.
 func (pc *pieces) match(s *Set, x string, best int, ix *index) int {
 	sc := pieceScratchPool.Get().(*pieceScratch)
-	defer pieceScratchPool.Put(sc)
+	defer pieceScratchPool.Put(sc) // sc, not r.sc: x, in r, is not kept
 	sc.reset(len(pc.label), len(x))
-	better := func(i int32) bool { return best == NoMatch || s.compareRank(uint32(i), uint32(best)) < 0 }
-	start := func(i int32) {
-		if !better(i) {
-			return
-		}
-		p := s.pats[i]
-		h, ps, tail, literal := segments(s.text[p.Start:p.end()], p.Anchored, sc.buf[:0])
-		sc.buf = ps[:0]
-		switch {
-		case !strings.HasPrefix(x, h):
-		case literal:
-			if !p.Anchored || len(x) == len(h) {
-				best = int(i)
-			}
-		case len(ps) == 0:
-			if len(x)-len(tail) >= len(h) && strings.HasSuffix(x, tail) {
-				best = int(i)
-			}
-		default:
-			sc.wait(waiter{pattern: i, req: int32(len(h)), next: -1})
-		}
-	}
+	r := pieceRun{pc: pc, s: s, x: x, best: best, sc: sc}
 	switch {
 	case ix == nil:
 		for i := range s.pats {
-			start(int32(i))
+			r.start(int32(i))
 		}
 	default:
 		if ix.pairs != nil {
 			for _, k := range ix.pairs.keyed {
-				start(int32(k.pattern))
+				r.start(int32(k.pattern))
 			}
 		}
 		for _, i := range ix.always {
-			start(int32(i))
+			r.start(int32(i))
 		}
 	}
 	v := int32(0)
-	for e := 0; e < len(x) && sc.live > 0; e++ {
-		for w := sc.startAt[e]; w >= 0; {
-			next := sc.waiters[w].next
-			sc.push(pc.ids[pc.at[sc.waiters[w].pattern]], w)
+	for e := 0; e < len(x) && r.sc.live > 0; e++ {
+		for w := r.sc.startAt[e]; w >= 0; {
+			next := r.sc.waiters[w].next
+			r.sc.push(pc.ids[pc.at[r.sc.waiters[w].pattern]], w)
 			w = next
 		}
 		v = pc.step(v, x[e])
@@ -287,28 +276,65 @@ func (pc *pieces) match(s *Set, x string, best int, ix *index) int {
 			u = pc.dict[u]
 		}
 		for ; u >= 0; u = pc.dict[u] {
-			from := int32(e) + 1 - pc.depth[u]
-			for sc.stamp[u] == sc.gen && sc.qhead[u] >= 0 && sc.waiters[sc.qhead[u]].req <= from {
-				w := sc.pop(u)
-				i := sc.waiters[w].pattern
-				if !better(i) {
-					continue
-				}
-				k := sc.waiters[w].k + 1
-				if at := pc.at[i] + uint32(k); at < pc.at[i+1] {
-					sc.waiters[w].k, sc.waiters[w].req = k, int32(e)+1
-					sc.push(pc.ids[at], w)
-					sc.live++
-					continue
-				}
-				p := s.pats[i]
-				if _, _, tail, _ := segments(s.text[p.Start:p.end()], p.Anchored, sc.buf[:0]); len(x)-len(tail) > e && strings.HasSuffix(x, tail) {
-					best = int(i)
-				}
-			}
+			r.occurs(u, e)
 		}
 	}
-	return best
+	return r.best
+}
+
+// better reports whether pattern i ranks before the best found so far.
+func (r *pieceRun) better(i int32) bool {
+	return r.best == NoMatch || r.s.compareRank(uint32(i), uint32(r.best)) < 0
+}
+
+// start begins pattern i on the input: decided at once when it has no
+// piece, else waiting for its first piece after its head.
+func (r *pieceRun) start(i int32) {
+	if !r.better(i) {
+		return
+	}
+	p, x := r.s.pats[i], r.x
+	h, ps, tail, literal := segments(r.s.text[p.Start:p.end()], p.Anchored, r.sc.buf[:0])
+	r.sc.buf = ps[:0]
+	switch {
+	case !strings.HasPrefix(x, h):
+	case literal:
+		if !p.Anchored || len(x) == len(h) {
+			r.best = int(i)
+		}
+	case len(ps) == 0:
+		if len(x)-len(tail) >= len(h) && strings.HasSuffix(x, tail) {
+			r.best = int(i)
+		}
+	default:
+		r.sc.wait(waiter{pattern: i, req: int32(len(h)), next: -1})
+	}
+}
+
+// occurs moves on the patterns waiting for the piece node u spells, which
+// occurs ending at byte e, long enough: to their next piece, or to their
+// end (the tail, if any, ending the input after it).
+func (r *pieceRun) occurs(u int32, e int) {
+	pc, sc := r.pc, r.sc
+	from := int32(e) + 1 - pc.depth[u]
+	for sc.stamp[u] == sc.gen && sc.qhead[u] >= 0 && sc.waiters[sc.qhead[u]].req <= from {
+		w := sc.pop(u)
+		i := sc.waiters[w].pattern
+		if !r.better(i) {
+			continue
+		}
+		k := sc.waiters[w].k + 1
+		if at := pc.at[i] + uint32(k); at < pc.at[i+1] {
+			sc.waiters[w].k, sc.waiters[w].req = k, int32(e)+1
+			sc.push(pc.ids[at], w)
+			sc.live++
+			continue
+		}
+		p := r.s.pats[i]
+		if _, _, tail, _ := segments(r.s.text[p.Start:p.end()], p.Anchored, sc.buf[:0]); len(r.x)-len(tail) > e && strings.HasSuffix(r.x, tail) {
+			r.best = int(i)
+		}
+	}
 }
 
 // reset readies sc for an input of n bytes over an automaton of nodes

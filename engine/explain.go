@@ -133,6 +133,45 @@ func (e Explanation) String() string {
 	b.WriteString("\n")
 
 	field("agent")
+	b.WriteString(e.agentLine() + "\n")
+
+	if len(e.Groups) > 0 {
+		field("groups")
+		for i, g := range e.Groups {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString("user-agent " + joinLines(g.AgentLines))
+		}
+		if len(e.Groups) > 1 {
+			b.WriteString(" (merged)")
+		}
+		b.WriteString("\n")
+	}
+
+	field("decision")
+	d := e.Decision
+	b.WriteString(e.decisionLine() + "\n")
+
+	if d.Reason == ReasonRule || d.Reason == ReasonIndexHTM {
+		field("priority")
+		b.WriteString("pattern " + d.Rule.Pattern)
+		if d.Reason == ReasonIndexHTM {
+			b.WriteString(" (Google: an allow of " + d.Rule.Value + " also allows its directory)")
+		}
+		if e.Semantics == Koster1996 {
+			b.WriteString(": the first matching rule in file order wins")
+		} else {
+			b.WriteString(", " + strconv.Itoa(e.Specificity) + " bytes: the longest matching pattern wins, allow on a tie")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// agentLine says how the agent was read and which groups name it.
+func (e Explanation) agentLine() string {
+	var b strings.Builder
 	for _, g := range e.Given {
 		if !readsAsItself(RFC9309, g) {
 			b.WriteString(agentNote(e.Semantics, g) + "; ")
@@ -164,65 +203,36 @@ func (e Explanation) String() string {
 		}
 	case compile.MatchGlobal:
 		b.WriteString(tokens + ": no group names it, so the \"*\" group applies (user-agent " + joinLines(agentLines(e.Agents)) + ")")
-	default:
-		switch e.Decision.Reason {
-		case ReasonAllowAll, ReasonDisallowAll:
+	case compile.MatchNone:
+		if r := e.Decision.Reason; r == ReasonAllowAll || r == ReasonDisallowAll {
 			b.WriteString(tokens + ": no robots.txt was read")
-		default:
+		} else {
 			b.WriteString(tokens + ": no group names it and there is no \"*\" group: no rule applies")
 		}
 	}
-	b.WriteString("\n")
+	return b.String()
+}
 
-	if len(e.Groups) > 0 {
-		field("groups")
-		for i, g := range e.Groups {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			b.WriteString("user-agent " + joinLines(g.AgentLines))
-		}
-		if len(e.Groups) > 1 {
-			b.WriteString(" (merged)")
-		}
-		b.WriteString("\n")
-	}
-
-	field("decision")
+// decisionLine says what was decided and by what.
+func (e Explanation) decisionLine() string {
 	d := e.Decision
 	verdict := "disallowed"
 	if d.Allowed {
 		verdict = "allowed"
 	}
-	b.WriteString(verdict)
 	switch d.Reason {
 	case ReasonNoMatch:
-		b.WriteString(": no rule matches")
+		return verdict + ": no rule matches"
 	case ReasonRule, ReasonIndexHTM:
-		b.WriteString(" by line " + strconv.Itoa(d.Rule.Line) + ": " + d.Rule.Kind.String() + " " + d.Rule.Value)
+		return verdict + " by line " + strconv.Itoa(d.Rule.Line) + ": " + d.Rule.Kind.String() + " " + d.Rule.Value
 	case ReasonRobotsTxt:
-		b.WriteString(": /robots.txt is always allowed (RFC 9309 section 2.2.2)")
+		return verdict + ": /robots.txt is always allowed (RFC 9309 section 2.2.2)"
 	case ReasonAllowAll:
-		b.WriteString(": the robots.txt is unavailable, so everything is allowed")
+		return verdict + ": the robots.txt is unavailable, so everything is allowed"
 	case ReasonDisallowAll:
-		b.WriteString(": the robots.txt is unreachable, so everything is disallowed")
+		return verdict + ": the robots.txt is unreachable, so everything is disallowed"
 	}
-	b.WriteString("\n")
-
-	if d.Reason == ReasonRule || d.Reason == ReasonIndexHTM {
-		field("priority")
-		b.WriteString("pattern " + d.Rule.Pattern)
-		if d.Reason == ReasonIndexHTM {
-			b.WriteString(" (Google: an allow of " + d.Rule.Value + " also allows its directory)")
-		}
-		if e.Semantics == Koster1996 {
-			b.WriteString(": the first matching rule in file order wins")
-		} else {
-			b.WriteString(", " + strconv.Itoa(e.Specificity) + " bytes: the longest matching pattern wins, allow on a tie")
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
+	return verdict
 }
 
 func agentLines(as []AgentMatch) []int {
