@@ -536,8 +536,9 @@ func (c *Client) decideWith(st *state, m *engine.Matcher, pageURL string) engine
 
 // crawler is who a Transport decides for: one agent, or several tokens,
 // merged or chained (checked by the Transport). key names its matcher in a
-// state's memo: the agent itself, or for several tokens a string no agent
-// can be (product tokens hold no NUL).
+// state's memo: the agent itself, or for several tokens, or a chain, a
+// string no agent can be and no other crawler's key is: the tokens each
+// after a NUL, behind a \x01 for a chain (product tokens hold neither).
 type crawler struct {
 	tokens []string
 	chain  bool
@@ -549,7 +550,7 @@ func newCrawler(tokens []string, chain bool) *crawler {
 	if len(tokens) > 1 || chain {
 		cr.key = "\x00" + strings.Join(tokens, "\x00")
 		if chain {
-			cr.key = "\x00chain" + cr.key
+			cr.key = "\x01" + cr.key
 		}
 	}
 	return cr
