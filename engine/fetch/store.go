@@ -281,7 +281,7 @@ func (c *Client) adopt(key string, rec *record) *state {
 	var known *state
 	c.mu.Lock()
 	if e := c.entries[key]; e != nil {
-		if !fresh && e.st != nil && !e.st.at.Before(rec.at) {
+		if st := e.st.Load(); !fresh && st != nil && !st.at.Before(rec.at) {
 			c.mu.Unlock()
 			return nil // the entry knows as much
 		}
@@ -310,9 +310,8 @@ func (c *Client) adopt(key string, rec *record) *state {
 			cur, _ := c.states(e, rec, robots)
 			return cur
 		}
-		c.entries[e.key] = e
-		c.link(e)
-	} else if !fresh && e.st != nil && !e.st.at.Before(rec.at) {
+		c.insert(e)
+	} else if st := e.st.Load(); !fresh && st != nil && !st.at.Before(rec.at) {
 		return nil // the entry knows as much
 	}
 	cur, good := c.states(e, rec, robots)
