@@ -293,6 +293,7 @@ type Client struct {
 
 	mu      sync.Mutex // guards what follows; index is written under it too
 	entries map[string]*entry
+	leases  map[string]string // the Store leases this node holds: origin to token; nil after Close
 	// lru is the sentinel of the list of entries in the order they were
 	// placed, or given a second chance by evict: lru.next the last.
 	lru   entry
@@ -317,6 +318,7 @@ func New(opts Options) *Client {
 		maxBytes:     or(opts.MaxBytes, DefaultMaxBytes),
 		now:          opts.Now,
 		entries:      make(map[string]*entry),
+		leases:       make(map[string]string),
 		hits:         newStripes(),
 		store:        opts.Store,
 		storeTimeout: or(opts.StoreTimeout, DefaultStoreTimeout),
@@ -1026,9 +1028,11 @@ func (c *Client) remove(e *entry) {
 }
 
 // Close empties the cache, ends the fetches in flight (their lookups return
-// ErrClosed) and closes the idle connections of the Client's own transport
-// (not those of an Options.HTTPClient). Lookups after Close return
-// ErrClosed. A Client need not be closed to be garbage collected once it is
+// ErrClosed) and the calls to the Store, releases the Store leases this
+// Client holds, so that the other nodes of a fleet that wait for them go on
+// at once (each release bounded by Options.StoreTimeout), and closes the
+// idle connections of the Client's own transport (not those of an
+// Options.HTTPClient). Lookups after Close return ErrClosed. A Client need not be closed to be garbage collected once it is
 // dropped; Close frees what it holds at once. Close is safe to call more
 // than once and concurrently with lookups; it returns nil.
 func (c *Client) Close() error {
@@ -1045,6 +1049,9 @@ func (c *Client) Close() error {
 	c.lru.next, c.lru.prev = &c.lru, &c.lru
 	c.bytes = 0
 	c.mu.Unlock()
+	if c.store != nil {
+		c.releaseLeases()
+	}
 	if c.own != nil {
 		c.own.CloseIdleConnections()
 	}
