@@ -35,7 +35,7 @@ const clusterReadyTimeout = 30 * time.Second
 type redisCluster struct {
 	t      *testing.T
 	nodes  []*redisServer
-	killed int // the node that KillOne killed
+	killed int // the node that KillFor killed
 }
 
 // startCluster starts a cluster for t, or skips t (fails it, with
@@ -128,14 +128,35 @@ func (c *redisCluster) Client() *redis.ClusterClient {
 	return rdb
 }
 
-// KillOne kills the first master, as a crash would: the cluster refuses
-// every call once the others find it failing.
-func (c *redisCluster) KillOne() {
-	c.killed = 0
+// KillFor kills the master that holds the keys of origin (those of the
+// fleet tests' prefix), as a crash would: the calls for its slots fail at
+// once, and the cluster refuses every call once the others find it
+// failing.
+func (c *redisCluster) KillFor(origin string) {
+	c.t.Helper()
+	slot, err := c.Client().ClusterKeySlot(context.Background(), key("fleet:", origin, "pace")).Result()
+	if err != nil { // called from a goroutine of the test's: no Fatal
+		c.t.Errorf("the slot of %s: %v; killing the first master", origin, err)
+	}
+	c.killed = c.master(slot)
 	c.nodes[c.killed].Kill()
 }
 
-// RestartKilled restarts the master KillOne killed, empty, and waits until
+// Whole reports false: a master is not the whole cluster.
+func (c *redisCluster) Whole() bool { return false }
+
+// master returns the node that holds slot (startCluster gave each an equal
+// range of the slots, in order).
+func (c *redisCluster) master(slot int64) int {
+	for i := range c.nodes {
+		if slot <= int64((i+1)*clusterSlots/len(c.nodes)-1) {
+			return i
+		}
+	}
+	return len(c.nodes) - 1
+}
+
+// RestartKilled restarts the master KillFor killed, empty, and waits until
 // the cluster is ready again.
 func (c *redisCluster) RestartKilled() {
 	c.t.Helper()
@@ -192,7 +213,7 @@ func TestCluster_StoreAndPacer(t *testing.T) {
 	if el := time.Since(start); el < 2*delay {
 		t.Errorf("three turns in %v, less than two crawl-delays of %v", el, delay)
 	}
-	masters := map[int64]bool{}
+	masters := map[int]bool{}
 	for _, s := range sites {
 		var slots []int64
 		for _, what := range []string{"record", "lease", "pace"} {
@@ -205,7 +226,7 @@ func TestCluster_StoreAndPacer(t *testing.T) {
 		if slots[0] != slots[1] || slots[1] != slots[2] {
 			t.Errorf("%s: its keys are in slots %v, not one", s.URL, slots)
 		}
-		masters[slots[0]*int64(len(cl.nodes))/clusterSlots] = true
+		masters[cl.master(slots[0])] = true
 	}
 	t.Logf("%d sites' keys on %d of %d masters", len(sites), len(masters), len(cl.nodes))
 	if ps := p.Stats(); ps.Unavailable != 0 || ps.Reserved != 3 {
