@@ -55,7 +55,9 @@
 //
 // On many cores: a cache hit takes no lock and writes nothing that another
 // core reads or writes. It finds the entry in a sync.Map (whose loads take
-// no lock and write nothing), reads the entry's state and the flag its
+// no lock and write nothing, from Go 1.24 on; before, the load of an origin
+// stored since the map last promoted its keys takes its lock, until enough
+// loads have missed), reads the entry's state and the flag its
 // timer sets, marks the entry used only when it is not marked already, and
 // counts itself in a counter of its P (the runtime's processor) that sits
 // in a cache line of its own; Stats adds the counters up. So 64 goroutines
