@@ -20,7 +20,7 @@
 //
 // Costs. Compile keeps the patterns and builds nothing. The linear
 // engine's tries cost each pattern tried one pass over the input at most,
-// bounded per input; the piece matcher costs O(n) steps for n input bytes
+// bounded per input; the piece matcher costs one automaton step per input byte
 // plus the pieces that end at each byte (at most the number of distinct
 // piece lengths) and O(1) per piece of each pattern whose head the input
 // starts with, whatever the patterns alive. On states already built, the

@@ -219,13 +219,13 @@ type waiter struct {
 // node is valid only when its stamp is the input's (gen), so nothing is
 // cleared between inputs.
 type pieceScratch struct {
-	gen            uint32
-	stamp          []uint32
-	qhead, qtail   []int32
-	waiters        []waiter
-	startAt        []int32 // per position of the input, the first waiter to start there (-1: none)
-	live           int     // waiters in queues or still to start
-	candidate, buf []string
+	gen          uint32
+	stamp        []uint32
+	qhead, qtail []int32
+	waiters      []waiter
+	startAt      []int32 // per position of the input, the first waiter to start there (-1: none)
+	live         int     // waiters in queues or still to start
+	buf          []string
 }
 
 var pieceScratchPool = sync.Pool{New: func() any { return new(pieceScratch) }}

@@ -25,6 +25,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 	"sync"
@@ -110,16 +111,30 @@ type cachedMatcher struct {
 	e   *matcherOnce
 }
 
-// find returns the cache entry for key, or nil.
-func find(c *[]cachedMatcher, key string) *matcherOnce {
+// find returns the cache entry for key, or nil. The key of one token is the
+// token itself, of any other number of tokens their length-prefixed
+// encoding (matcherKey); one says which, since a token may hold any
+// bytes, also those of another list's encoding.
+func find(c *[]cachedMatcher, key string, one bool) *matcherOnce {
 	if c != nil {
 		for _, x := range *c {
-			if x.key == key {
+			if x.key == key && (len(x.e.toks) == 1) == one {
 				return x.e
 			}
 		}
 	}
 	return nil
+}
+
+// matcherKey appends the cache key of tokens, when there are not exactly
+// one, to buf: each token's length (binary.AppendUvarint) and bytes, so that
+// no two lists share a key whatever bytes their tokens hold.
+func matcherKey(buf []byte, tokens []string) []byte {
+	for _, t := range tokens {
+		buf = binary.AppendUvarint(buf, uint64(len(t)))
+		buf = append(buf, t...)
+	}
+	return buf
 }
 
 // matcherOnce is a cache entry. Its fields are what a matcher's
@@ -250,20 +265,14 @@ func (r *Robots) Matcher(tokens ...string) *Matcher {
 		if e := r.last.Load(); e != nil && e.toks[0] == tokens[0] {
 			return &e.mv
 		}
-		if e := find(r.matchers.Load(), tokens[0]); e != nil && e.done.Load() {
+		if e := find(r.matchers.Load(), tokens[0], true); e != nil && e.done.Load() {
 			return &e.mv
 		}
 		return r.matcherSlow(tokens[0], tokens)
 	}
 	var buf [128]byte
-	key := buf[:0]
-	for i, t := range tokens {
-		if i > 0 {
-			key = append(key, 0)
-		}
-		key = append(key, t...)
-	}
-	if e := find(r.matchers.Load(), string(key)); e != nil && e.done.Load() {
+	key := matcherKey(buf[:0], tokens)
+	if e := find(r.matchers.Load(), string(key), false); e != nil && e.done.Load() {
 		return &e.mv
 	}
 	return r.matcherSlow(string(key), tokens)
@@ -274,7 +283,7 @@ func (r *Robots) Matcher(tokens ...string) *Matcher {
 func (r *Robots) matcherSlow(key string, tokens []string) *Matcher {
 	r.mu.Lock()
 	old := r.matchers.Load()
-	e := find(old, key)
+	e := find(old, key, len(tokens) == 1)
 	if e == nil {
 		if old != nil && len(*old) >= MaxCachedMatchers {
 			r.mu.Unlock()

@@ -378,3 +378,46 @@ func TestMatcher_WideRuleRefs(t *testing.T) {
 		}
 	}
 }
+
+// TestMatcher_CacheKeyPerTokenList: every list of tokens has a cached
+// matcher of its own, whatever bytes the tokens hold (a NUL, a length
+// byte, the whole key of another list), and it decides as a fresh Robots'
+// matcher for that list does, whichever list was asked for first.
+func TestMatcher_CacheKeyPerTokenList(t *testing.T) {
+	body := []byte("User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /y\n\nUser-agent: *\nDisallow: /z\n")
+	lists := [][]string{
+		{}, {""}, {"", ""}, {"*"},
+		{"a", "b"}, {"a\x00b"}, {"\x00a\x00b"}, {"a", "\x00b"}, {"a\x00", "b"},
+		{"\x01a\x01b"}, {"\x01a", "\x01b"}, {"a", "b", ""}, {"", "a", "b"},
+		{"a"}, {"b"}, {"b", "a"}, {"a", "a"}, {"\x02ab"}, {"ab"}, {"\xff\x00"},
+		{"Googlebot/2.1 (+http://www.google.com/bot.html)"}, {"a b"}, {"a", " b"},
+	}
+	for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
+		for _, order := range []string{"forward", "backward"} {
+			r := engine.Compile(body, engine.Options{Semantics: sem})
+			seen := map[*engine.Matcher]int{}
+			for k := range lists {
+				i := k
+				if order == "backward" {
+					i = len(lists) - 1 - k
+				}
+				m := r.Matcher(lists[i]...)
+				if j, ok := seen[m]; ok {
+					t.Errorf("%s %s: Matcher(%q) is the cached matcher of Matcher(%q)", sem, order, lists[i], lists[j])
+				}
+				seen[m] = i
+				fresh := engine.Compile(body, engine.Options{Semantics: sem}).Matcher(lists[i]...)
+				for _, p := range []string{"/x", "/y", "/z", "/w"} {
+					if got, want := m.Decide(p), fresh.Decide(p); got != want {
+						t.Errorf("%s %s: Matcher(%q).Decide(%q) = %+v, a fresh one's %+v", sem, order, lists[i], p, got, want)
+					}
+				}
+			}
+			for i, l := range lists {
+				if m := r.Matcher(l...); seen[m] != i {
+					t.Errorf("%s %s: Matcher(%q) asked again returns another matcher", sem, order, l)
+				}
+			}
+		}
+	}
+}

@@ -165,7 +165,7 @@ func ParseExtensions(exts []Extension) Extensions {
 				e.VisitTimes = append(e.VisitTimes, VisitTime{Window: w, Line: x.Line})
 			}
 		case "host":
-			if ok = x.Value != "" && strings.IndexAny(x.Value, " \t") < 0; ok {
+			if ok = x.Value != "" && !strings.ContainsAny(x.Value, " \t"); ok {
 				e.Hosts = append(e.Hosts, Host{Host: x.Value, Line: x.Line})
 			}
 		case "clean-param":
@@ -436,7 +436,7 @@ func appendContentSignals(dst []ContentSignal, value string, line int) ([]Conten
 	for _, pair := range strings.Split(value, ",") {
 		k, v, ok := strings.Cut(pair, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if !ok || k == "" || v == "" || strings.IndexAny(k, " \t") >= 0 {
+		if !ok || k == "" || v == "" || strings.ContainsAny(k, " \t") {
 			return dst, false
 		}
 		dst = append(dst, ContentSignal{Key: strings.ToLower(k), Value: v, Line: line})

@@ -709,3 +709,93 @@ func TestClient_Close(t *testing.T) {
 		t.Errorf("the server saw %d requests, want 1", n)
 	}
 }
+
+// TestCache_InUseOutlivesOneOffs: an entry that hits keep asking for stays
+// cached while a stream of sites asked for once each passes through a
+// full cache (the clock gives it a second chance each time it comes up),
+// and the cache stays within MaxEntries.
+func TestCache_InUseOutlivesOneOffs(t *testing.T) {
+	var fetches sync.Map // host -> *atomic.Int64
+	tr := memoryTransport(func(r *http.Request) (int, string, http.Header, string) {
+		n, _ := fetches.LoadOrStore(r.URL.Host, new(atomic.Int64))
+		n.(*atomic.Int64).Add(1)
+		return 200, "OK", nil, robotsBody
+	})
+	c := New(Options{MaxEntries: 4, HTTPClient: &http.Client{Transport: tr}})
+	defer c.Close()
+	lookup(t, c, "http://hot.test/")
+	for i := 0; i < 50; i++ {
+		lookup(t, c, fmt.Sprintf("http://once%d.test/", i))
+		wantSource(t, lookup(t, c, "http://hot.test/"), Cached)
+		if n := c.Stats().Entries; n > 4 {
+			t.Fatalf("%d entries, more than MaxEntries 4", n)
+		}
+	}
+	if n, _ := fetches.Load("hot.test"); n.(*atomic.Int64).Load() != 1 {
+		t.Errorf("the site in use was fetched %d times, want 1", n.(*atomic.Int64).Load())
+	}
+}
+
+// TestCache_ConcurrentHitsMissesEvictions: lookups from many goroutines at
+// once, hits on a few sites in use and misses on others that evict (run
+// with -race): each lookup is counted once, as a hit or a miss, the bounds
+// hold whenever Stats is read, and every answer is right.
+func TestCache_ConcurrentHitsMissesEvictions(t *testing.T) {
+	tr := memoryTransport(func(r *http.Request) (int, string, http.Header, string) {
+		return 200, "OK", nil, robotsBody
+	})
+	const maxEntries, goroutines = 8, 8
+	perG := 2000
+	if testing.Short() {
+		perG = 400
+	}
+	c := New(Options{MaxEntries: maxEntries, HTTPClient: &http.Client{Transport: tr}})
+	defer c.Close()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	var watched sync.WaitGroup
+	watched.Add(1)
+	go func() { // Stats, read while the lookups run
+		defer watched.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if st := c.Stats(); st.Entries > maxEntries {
+				t.Errorf("Stats %+v: more than MaxEntries", st)
+				return
+			}
+			runtime.Gosched()
+		}
+	}()
+	for g := 0; g < goroutines; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < perG; i++ {
+				host := fmt.Sprintf("hot%d.test", i%3)
+				if i%10 == g%10 {
+					host = fmt.Sprintf("g%d-once%d.test", g, i)
+				}
+				ok, _, err := c.Allowed(ctx, "FooBot", "http://"+host+"/private/x")
+				if ok || err != nil {
+					t.Errorf("Allowed(%s) = %v, %v; want false, nil", host, ok, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	watched.Wait()
+	st := c.Stats()
+	if got, want := st.Hits+st.Misses, int64(goroutines*perG); got != want {
+		t.Errorf("Stats %+v: %d hits and misses, want %d lookups", st, got, want)
+	}
+	if st.Entries > maxEntries || st.Hits == 0 {
+		t.Errorf("Stats %+v", st)
+	}
+}

@@ -51,8 +51,31 @@
 // holds, counted again as its decisions build states, the URLs, error texts
 // and validators an entry keeps, each cut to a named limit, with a Store
 // the body of its copy, plus a fixed overhead per entry) and evicts the
-// least recently used entry. Close empties it and ends
-// the fetches in flight.
+// least recently used entries, as a clock finds them (below). Close empties
+// it and ends the fetches in flight.
+//
+// On many cores: a cache hit takes no lock and writes nothing that another
+// core reads or writes. It finds the entry in a sync.Map (whose loads take
+// no lock and write nothing, from Go 1.24 on; before, the load of an origin
+// stored since the map last promoted its keys takes its lock, until enough
+// loads have missed), reads the entry's state and the flag its
+// timer sets, marks the entry used only when it is not marked already, and
+// counts itself in a counter of its P (the runtime's processor) that sits
+// in a cache line of its own; Stats adds the counters up. So 64 goroutines
+// on 64 cores asking about one site share only lines they read, which each
+// core keeps a copy of, and run as one goroutine on one core does: the hit
+// adds no wait for another core (the decision is the engine.Matcher's;
+// while its automaton builds states, those decisions are charged to the
+// entry under the lock, as below). What is serialised is a miss: the
+// insert, the eviction and the count of bytes take the Client's mutex, for
+// microseconds, once per origin per freshness (a fetch takes milliseconds),
+// and the single flight per origin is exact as before, as are MaxEntries
+// and MaxBytes, counted under the mutex. The price is that recency is
+// approximate: evict walks the entries in the order they were placed and
+// gives each that a hit marked used since a second chance (it is unmarked
+// and placed again), at most one round of them per eviction, and removes
+// the first unmarked one; an entry in use is never evicted before one that
+// no hit asked for since it was last passed over.
 package fetch
 
 import (
@@ -265,12 +288,19 @@ type Client struct {
 	cancel context.CancelFunc
 	closed atomic.Bool
 
-	mu      sync.Mutex // guards what follows
+	// index maps each origin of entries to its entry, for the cache hits,
+	// which read it without a lock (see Client and entry.used).
+	index  sync.Map
+	hits   stripes // lookups answered by a fresh entry, counted per P
+	misses atomic.Int64
+
+	mu      sync.Mutex // guards what follows; index is written under it too
 	entries map[string]*entry
-	lru     entry // sentinel of the recency list: lru.next is the most recent
-	bytes   int64
-	hits    int64
-	misses  int64
+	leases  map[string]string // the Store leases this node holds: origin to token; nil after Close
+	// lru is the sentinel of the list of entries in the order they were
+	// placed, or given a second chance by evict: lru.next the last.
+	lru   entry
+	bytes int64
 }
 
 // New returns a Client configured by opts.
@@ -291,6 +321,8 @@ func New(opts Options) *Client {
 		maxBytes:     or(opts.MaxBytes, DefaultMaxBytes),
 		now:          opts.Now,
 		entries:      make(map[string]*entry),
+		leases:       make(map[string]string),
+		hits:         newStripes(),
 		store:        opts.Store,
 		storeTimeout: or(opts.StoreTimeout, DefaultStoreTimeout),
 	}
@@ -356,16 +388,22 @@ func NewHTTPTransport() *http.Transport {
 type entry struct {
 	key       string // origin: scheme://host[:port]
 	robotsURL string // key + robotsPath, which key is the start of
-	st        *state // the current result; fresh until st.res.Expires
+	// st is the current result, fresh until its Expires: written under
+	// Client.mu, read by the cache hits without it.
+	st atomic.Pointer[state]
+	// used is set by a cache hit when it is not set already, so that the
+	// hits on an entry that is in use write nothing; evict clears it when
+	// it gives the entry a second chance.
+	used atomic.Bool
 	// good is the result of the last 2xx fetch, kept while the file is
 	// unreachable for Stale results; nil after a 4xx or past MaxStale.
 	good *state
 	// reached is when the server last answered (2xx, 4xx, Koster 401/403);
 	// downSince is when the current run of failed fetches began.
 	reached, downSince time.Time
-	failures           int   // failed fetches in a row
-	cost               int64 // against Client.maxBytes
-	prev, next         *entry
+	failures           int    // failed fetches in a row
+	cost               int64  // against Client.maxBytes
+	prev, next         *entry // in Client.lru
 }
 
 // state is one immutable Result plus the matcher of the last agent that
@@ -538,8 +576,9 @@ func (c *Client) decideWith(st *state, m *engine.Matcher, pageURL string) engine
 
 // crawler is who a Transport decides for: one agent, or several tokens,
 // merged or chained (checked by the Transport). key names its matcher in a
-// state's memo: the agent itself, or for several tokens a string no agent
-// can be (product tokens hold no NUL).
+// state's memo: the agent itself, or for several tokens, or a chain, a
+// string no agent can be and no other crawler's key is: the tokens each
+// after a NUL, behind a \x01 for a chain (product tokens hold neither).
 type crawler struct {
 	tokens []string
 	chain  bool
@@ -551,7 +590,7 @@ func newCrawler(tokens []string, chain bool) *crawler {
 	if len(tokens) > 1 || chain {
 		cr.key = "\x00" + strings.Join(tokens, "\x00")
 		if chain {
-			cr.key = "\x00chain" + cr.key
+			cr.key = "\x01" + cr.key
 		}
 	}
 	return cr
@@ -587,10 +626,11 @@ func (c *Client) recharge(st *state) {
 // result uses that file, stale, or the shared allow-all and disallow-all
 // answers, which cost nothing more).
 func (c *Client) cost(e *entry) int64 {
-	n := int64(EntryOverhead+len(e.robotsURL)) + e.st.kept()
+	st := e.st.Load()
+	n := int64(EntryOverhead+len(e.robotsURL)) + st.kept()
 	if g := e.good; g != nil {
 		n += int64(g.res.Robots.Bytes())
-		if g != e.st {
+		if g != st {
 			n += g.kept()
 		}
 	}
@@ -723,16 +763,15 @@ func (c *Client) lookup(ctx context.Context, pageURL, ua string) (*state, bool, 
 		}
 		key = o
 	}
-	c.mu.Lock()
-	if e := c.entries[key]; e != nil && c.fresh(e.st) {
-		c.touch(e)
-		c.hits++
-		st := e.st
-		c.mu.Unlock()
-		return st, true, nil
+	if v, ok := c.index.Load(key); ok {
+		e := v.(*entry)
+		if st := e.st.Load(); st != nil && c.fresh(st) {
+			c.touch(e)
+			c.hits.add()
+			return st, true, nil
+		}
 	}
-	c.misses++
-	c.mu.Unlock()
+	c.misses.Add(1)
 
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
@@ -762,14 +801,13 @@ func (c *Client) lookup(ctx context.Context, pageURL, ua string) (*state, bool, 
 // just ended left a fresh entry or the Store has a fresh record, and stores
 // the result.
 func (c *Client) refresh(ctx context.Context, key string) flight {
-	c.mu.Lock()
-	if e := c.entries[key]; e != nil && c.fresh(e.st) {
-		c.touch(e)
-		st := e.st
-		c.mu.Unlock()
-		return flight{st: st, hit: true}
+	if v, ok := c.index.Load(key); ok {
+		e := v.(*entry)
+		if st := e.st.Load(); st != nil && c.fresh(st) {
+			c.touch(e)
+			return flight{st: st, hit: true}
+		}
 	}
-	c.mu.Unlock()
 
 	var lease string
 	if c.store != nil {
@@ -801,8 +839,7 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 			c.mu.Unlock()
 			return flight{st: st}
 		}
-		c.entries[e.key] = e
-		c.link(e)
+		c.insert(e)
 	}
 	st := c.apply(e, &r, robots, cond, now)
 	snap := c.set(e, st, now)
@@ -817,12 +854,12 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 // what a record of e is made of. c.mu is held.
 func (c *Client) set(e *entry, st *state, now time.Time) snapshot {
 	c.arm(st, now)
-	disarm(e.st) // st is new: apply and adopt make a state for each call
-	e.st = st
+	disarm(e.st.Load()) // st is new: apply and adopt make a state for each call
+	e.st.Store(st)
 	c.bytes -= e.cost
 	e.cost = c.cost(e)
 	c.bytes += e.cost
-	c.touch(e)
+	c.place(e)
 	c.evict(e)
 	return snapshot{robotsURL: e.robotsURL, st: st, good: e.good, reached: e.reached, downSince: e.downSince, failures: e.failures}
 }
@@ -925,15 +962,23 @@ func (c *Client) retry(failures int, retryAfter time.Duration) time.Duration {
 	return min(d, c.maxRetryTTL)
 }
 
-// link inserts e at the front of the recency list. c.mu is held.
+// insert puts e, new, in the cache, last placed. c.mu is held.
+func (c *Client) insert(e *entry) {
+	c.entries[e.key] = e
+	c.index.Store(e.key, e)
+	c.link(e)
+}
+
+// link inserts e at the front of the list. c.mu is held.
 func (c *Client) link(e *entry) {
 	e.prev, e.next = &c.lru, c.lru.next
 	c.lru.next.prev = e
 	c.lru.next = e
 }
 
-// touch moves e to the front of the recency list. c.mu is held.
-func (c *Client) touch(e *entry) {
+// place moves e to the front of the list: it has just been placed (a
+// new result), or given a second chance. c.mu is held.
+func (c *Client) place(e *entry) {
 	if c.lru.next == e {
 		return
 	}
@@ -941,14 +986,36 @@ func (c *Client) touch(e *entry) {
 	c.link(e)
 }
 
-// evict removes least recently used entries until the cache is within its
-// bounds, keeping keep unless it alone is over them. c.mu is held.
+// touch marks e used, by a cache hit: it writes only when e is not marked
+// already, so that the hits on an entry in use, from any number of
+// goroutines, share no write. It takes no lock.
+func (c *Client) touch(e *entry) {
+	if !e.used.Load() {
+		e.used.Store(true)
+	}
+}
+
+// evict removes entries until the cache is within its bounds, the least
+// recently used first, as a clock (second chance) finds them: from the
+// end of the list, an entry that a hit marked used since it was placed is
+// unmarked and moved to the front instead, at most as many times as there
+// are entries (hits that mark the entries as fast as evict unmarks them do
+// not keep it going), and the next one is removed. keep, the entry just
+// charged, is kept unless it alone is over the bounds. c.mu is held.
 func (c *Client) evict(keep *entry) {
+	spared := 0
 	for len(c.entries) > c.maxEntries || c.bytes > c.maxBytes {
 		e := c.lru.prev
-		if e == keep { // keep is alone and still too large: drop it too
+		if e == keep && len(c.entries) == 1 { // keep is alone and still too large: drop it too
 			c.remove(e)
 			return
+		}
+		if e == keep || (spared < len(c.entries) && e.used.Swap(false)) {
+			if e != keep {
+				spared++
+			}
+			c.place(e)
+			continue
 		}
 		c.remove(e)
 	}
@@ -959,14 +1026,17 @@ func (c *Client) remove(e *entry) {
 	e.prev.next, e.next.prev = e.next, e.prev
 	e.prev, e.next = nil, nil
 	delete(c.entries, e.key)
+	c.index.Delete(e.key)
 	c.bytes -= e.cost
-	disarm(e.st)
+	disarm(e.st.Load())
 }
 
 // Close empties the cache, ends the fetches in flight (their lookups return
-// ErrClosed) and closes the idle connections of the Client's own transport
-// (not those of an Options.HTTPClient). Lookups after Close return
-// ErrClosed. A Client need not be closed to be garbage collected once it is
+// ErrClosed) and the calls to the Store, releases the Store leases this
+// Client holds, so that the other nodes of a fleet that wait for them go on
+// at once (each release bounded by Options.StoreTimeout), and closes the
+// idle connections of the Client's own transport (not those of an
+// Options.HTTPClient). Lookups after Close return ErrClosed. A Client need not be closed to be garbage collected once it is
 // dropped; Close frees what it holds at once. Close is safe to call more
 // than once and concurrently with lookups; it returns nil.
 func (c *Client) Close() error {
@@ -976,12 +1046,16 @@ func (c *Client) Close() error {
 	c.cancel()
 	c.mu.Lock()
 	for _, e := range c.entries {
-		disarm(e.st)
+		disarm(e.st.Load())
+		c.index.Delete(e.key)
 	}
 	c.entries = make(map[string]*entry)
 	c.lru.next, c.lru.prev = &c.lru, &c.lru
 	c.bytes = 0
 	c.mu.Unlock()
+	if c.store != nil {
+		c.releaseLeases()
+	}
 	if c.own != nil {
 		c.own.CloseIdleConnections()
 	}
@@ -1017,7 +1091,7 @@ func (c *Client) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return Stats{
-		Entries: len(c.entries), Bytes: c.bytes, Hits: c.hits, Misses: c.misses, Fetches: c.fetches.Load(),
+		Entries: len(c.entries), Bytes: c.bytes, Hits: c.hits.sum(), Misses: c.misses.Load(), Fetches: c.fetches.Load(),
 		Revalidated: c.revalidated.Load(),
 		StoreHits:   c.storeStats.hits.Load(), StoreWaits: c.storeStats.waits.Load(), StoreSaves: c.storeStats.saves.Load(),
 		StoreErrors: c.storeStats.errors.Load(), StoreRejected: c.storeStats.rejected.Load(),

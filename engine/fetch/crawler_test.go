@@ -275,3 +275,35 @@ func TestResult_Warnings(t *testing.T) {
 		t.Errorf("%v: warnings %q, want none", res.Source, res.Warnings)
 	}
 }
+
+// TestTransport_CrawlersOnOneClient: Transports of different crawlers that
+// share a Client each decide by their own groups, also when one's tokens
+// merged read as another's chain would ("chain", "FooBot" against a chain
+// of "FooBot"): the matcher a state memoises is named per crawler.
+func TestTransport_CrawlersOnOneClient(t *testing.T) {
+	s := newSite(t, 200, "User-agent: chain\nDisallow: /c\n\nUser-agent: FooBot\nDisallow: /f\n")
+	c := New(Options{})
+	defer c.Close()
+	base := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody}, nil
+	})
+	crawlers := []struct {
+		tr   *Transport
+		want map[string]bool
+	}{
+		{&Transport{Client: c, Tokens: []string{"chain", "FooBot"}, Base: base}, map[string]bool{"/c": false, "/f": false, "/o": true}},
+		{&Transport{Client: c, Tokens: []string{"FooBot"}, Chain: true, Base: base}, map[string]bool{"/c": true, "/f": false, "/o": true}},
+		{&Transport{Client: c, Agent: "chain", Base: base}, map[string]bool{"/c": false, "/f": true, "/o": true}},
+	}
+	for round := 0; round < 2; round++ {
+		for _, cr := range crawlers {
+			for path, want := range cr.want {
+				req, _ := http.NewRequest(http.MethodGet, s.URL+path, nil)
+				_, err := cr.tr.RoundTrip(req)
+				if got := err == nil; got != want {
+					t.Errorf("round %d: Tokens %q Chain %v Agent %q: %s allowed %v (%v), want %v", round, cr.tr.Tokens, cr.tr.Chain, cr.tr.Agent, path, got, err, want)
+				}
+			}
+		}
+	}
+}

@@ -191,3 +191,54 @@ func ExampleTransport_crawler() {
 	// the server sees / from FooBot/1.0 (+https://foo.example/bot)
 	// /private/x not sent: disallow /private/ (line 2 of cached robots.txt)
 }
+
+// A crawler that bounds each request by a time-out waits for the request's
+// crawl-delay turn first, with Wait, and starts the clock after it: every
+// page arrives, however many wait at once. (Sent with the time-out alone,
+// the pages whose turn came after it would fail with a
+// *fetch.CrawlDelayError.)
+func ExampleTransport_Wait() {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\nCrawl-delay: 0.1\n")
+			return
+		}
+		io.WriteString(w, "a page")
+	}))
+	defer site.Close()
+
+	t := &fetch.Transport{Client: fetch.New(fetch.Options{}), Agent: "ExampleBot", CrawlDelay: true}
+	hc := &http.Client{Transport: t, Timeout: 150 * time.Millisecond} // one turn and a half
+	crawl := context.Background()                                     // the crawl's: no deadline
+
+	var wg sync.WaitGroup
+	got := make([]string, 5)
+	for i, path := range []string{"/a", "/b", "/c", "/d", "/private/e"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequestWithContext(crawl, http.MethodGet, site.URL+path, nil)
+			turn, err := t.Wait(req) // the robots.txt decision and the turn, before the clock
+			if err != nil {
+				got[i] = path + ": " + err.Error()[:23]
+				return
+			}
+			resp, err := hc.Do(req.WithContext(turn.Context(req.Context()))) // the clock starts: it goes at once
+			if err != nil {
+				got[i] = path + ": " + err.Error()
+				return
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			got[i] = path + ": " + string(body)
+		}()
+	}
+	wg.Wait()
+	fmt.Println(strings.Join(got, "\n"))
+	// Output:
+	// /a: a page
+	// /b: a page
+	// /c: a page
+	// /d: a page
+	// /private/e: robots.txt disallows it
+}

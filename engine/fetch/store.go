@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -159,11 +160,19 @@ func (c *Client) shared(ctx context.Context, key string) (*state, string) {
 	for wait := leasePollMin; ; wait = min(2*wait, leasePollMax) {
 		took, ok := c.lease(ctx, key, token)
 		if !ok {
+			if c.closed.Load() { // Close ended the call, which may have taken the lease
+				c.releaseClosed(key, token)
+			}
 			return nil, ""
 		}
 		if took {
+			if !c.hold(key, token) { // Close came first: it did not see this lease
+				c.releaseClosed(key, token)
+				return nil, ""
+			}
 			// A holder may have saved and released since the load.
 			if rec, ok = c.load(ctx, key); !ok {
+				c.unhold(key, token)
 				return nil, "" // the lease runs out by itself
 			}
 			if st := c.adopt(key, rec); st != nil {
@@ -241,12 +250,64 @@ func (c *Client) lease(ctx context.Context, key, token string) (took, ok bool) {
 
 // release ends this node's lease on key.
 func (c *Client) release(ctx context.Context, key, token string) {
+	c.unhold(key, token)
 	_ = c.call(ctx, func(ctx context.Context) error { return c.store.Release(ctx, key, token) })
+}
+
+// hold records that this node holds the lease of token on key, so that
+// Close releases it; it reports false, recording nothing, once Close has
+// begun (the caller then releases the lease itself).
+func (c *Client) hold(key, token string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed.Load() {
+		return false
+	}
+	c.leases[key] = token
+	return true
+}
+
+// unhold forgets the lease of token on key: it is released, or left to run
+// out.
+func (c *Client) unhold(key, token string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.leases[key] == token {
+		delete(c.leases, key)
+	}
+}
+
+// releaseLeases releases the leases this node holds, once Close has begun:
+// all at once, each bounded by StoreTimeout, so that the nodes waiting for
+// them take them at once instead of waiting for them to run out.
+func (c *Client) releaseLeases() {
+	c.mu.Lock()
+	held := c.leases
+	c.leases = nil
+	c.mu.Unlock()
+	var wg sync.WaitGroup
+	for key, token := range held {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.releaseClosed(key, token)
+		}()
+	}
+	wg.Wait()
+}
+
+// releaseClosed releases the lease of token on key after Close, whose end
+// of c.ctx ends the Client's other calls: bounded by StoreTimeout alone.
+func (c *Client) releaseClosed(key, token string) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.storeTimeout)
+	defer cancel()
+	_ = c.store.Release(ctx, key, token)
 }
 
 // save saves the record of snap under key, when it is worth keeping, and
 // releases the lease of token, if any: also when the save failed, so that
 // the nodes waiting for the lease take it at once and fetch themselves.
+// After Close it saves nothing (Close releases the lease).
 func (c *Client) save(ctx context.Context, key string, snap snapshot, token string) {
 	if c.closed.Load() {
 		return
@@ -281,7 +342,7 @@ func (c *Client) adopt(key string, rec *record) *state {
 	var known *state
 	c.mu.Lock()
 	if e := c.entries[key]; e != nil {
-		if !fresh && e.st != nil && !e.st.at.Before(rec.at) {
+		if st := e.st.Load(); !fresh && st != nil && !st.at.Before(rec.at) {
 			c.mu.Unlock()
 			return nil // the entry knows as much
 		}
@@ -310,9 +371,8 @@ func (c *Client) adopt(key string, rec *record) *state {
 			cur, _ := c.states(e, rec, robots)
 			return cur
 		}
-		c.entries[e.key] = e
-		c.link(e)
-	} else if !fresh && e.st != nil && !e.st.at.Before(rec.at) {
+		c.insert(e)
+	} else if st := e.st.Load(); !fresh && st != nil && !st.at.Before(rec.at) {
 		return nil // the entry knows as much
 	}
 	cur, good := c.states(e, rec, robots)

@@ -86,7 +86,8 @@ const DefaultMaxPacedHosts = 10000
 //     with a *CrawlDelayError (a deadline error, saying how long the wait
 //     would have been), sends nothing and takes no turn: the requests after
 //     it are not held up by it. A crawler can put the URL back in its queue
-//     for that long.
+//     for that long, or wait for the turn with Wait before it starts the
+//     request's clock.
 //   - A request whose context ends while it waits returns the context's
 //     error and gives its turn back: the ones behind it move up.
 //   - Requests without a deadline wait as long as the queue takes.
@@ -314,49 +315,126 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	if req.URL == nil || (req.URL.Scheme != "http" && req.URL.Scheme != "https") ||
-		req.URL.Path == robotsPath || isClientFetch(req.Context()) {
+	if exempt(req) {
 		return base.RoundTrip(req)
 	}
-	if t.Client == nil {
-		closeBody(req)
-		return nil, errNilClient
+	m, res, err := t.check(req)
+	if err == nil && t.CrawlDelay {
+		err = t.pace(req.Context(), &res, m)
 	}
-	cr, err := t.crawler()
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
-	ctx := req.Context()
-	_, hasUA := req.Header["User-Agent"]
+	if _, hasUA := req.Header["User-Agent"]; t.UserAgent != "" && !hasUA {
+		req = req.Clone(req.Context())
+		req.Header.Set("User-Agent", t.UserAgent)
+	}
+	return base.RoundTrip(req)
+}
+
+// check decides req for the Transport's crawler: it returns the crawler's
+// matcher of the site's rules and their Result when robots.txt allows req,
+// and otherwise the error RoundTrip returns (see RoundTrip).
+func (t *Transport) check(req *http.Request) (*engine.Matcher, Result, error) {
+	if t.Client == nil {
+		return nil, Result{}, errNilClient
+	}
+	cr, err := t.crawler()
+	if err != nil {
+		return nil, Result{}, err
+	}
 	ua := t.UserAgent
-	if ua == "" && hasUA {
+	if ua == "" {
 		ua = req.Header.Get("User-Agent")
 	}
 	if ua == "" {
 		ua = cr.tokens[0]
 	}
-	d, m, res, err := t.Client.decideFor(ctx, cr, req.URL.String(), ua)
+	d, m, res, err := t.Client.decideFor(req.Context(), cr, req.URL.String(), ua)
 	if err != nil {
-		closeBody(req)
-		return nil, err
+		return nil, Result{}, err
 	}
 	if !d.Allowed {
-		closeBody(req)
 		t.disallowed.Add(1)
-		return nil, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: strings.Join(cr.tokens, ", "), Decision: d, Result: res}
+		return nil, Result{}, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: strings.Join(cr.tokens, ", "), Decision: d, Result: res}
 	}
-	if t.CrawlDelay {
-		if err := t.pace(ctx, &res, m); err != nil {
-			closeBody(req)
-			return nil, err
-		}
+	return m, res, nil
+}
+
+// exempt reports whether RoundTrip sends req to Base untouched: not http
+// or https, a request for /robots.txt, or a Client's own fetch.
+func exempt(req *http.Request) bool {
+	return req.URL == nil || (req.URL.Scheme != "http" && req.URL.Scheme != "https") ||
+		req.URL.Path == robotsPath || isClientFetch(req.Context())
+}
+
+// Wait does for req what RoundTrip does before it sends a request, without
+// sending it: it decides req by robots.txt, and with CrawlDelay it waits
+// for req's crawl-delay turn at its origin, bounded by req's context. It
+// returns the turn, which the request then carries in its context
+// (Turn.Context), so that RoundTrip sends it without waiting for another.
+// So a crawler can wait for a request's turn before it starts the
+// request's clock (an http.Client's Timeout, a context's deadline): a
+// request that waits in RoundTrip waits within its own time-out, and
+// fails with a *CrawlDelayError when its turn comes after it (see
+// Transport, Pacing).
+//
+//	turn, err := t.Wait(req) // req's context: the crawl's, without a deadline
+//	if err != nil {
+//		return err // a *DisallowedError, or the context's error
+//	}
+//	ctx, cancel := context.WithTimeout(turn.Context(req.Context()), 10*time.Second)
+//	defer cancel()
+//	resp, err := hc.Do(req.WithContext(ctx)) // goes at once
+//
+// Its errors are RoundTrip's, and so are its counters (TransportStats): a
+// request it refuses counts as refused. The turn is nil when req takes
+// none (CrawlDelay is off, the site has no crawl-delay for the crawler, or
+// RoundTrip sends req untouched: see Transport); nil's Context returns the
+// context as it is. A turn taken and never used is a gap in the site's
+// requests, as a turn given back is. Wait does not close req.Body.
+func (t *Transport) Wait(req *http.Request) (*Turn, error) {
+	if exempt(req) {
+		return nil, nil
 	}
-	if t.UserAgent != "" && !hasUA {
-		req = req.Clone(ctx)
-		req.Header.Set("User-Agent", t.UserAgent)
+	m, res, err := t.check(req)
+	if err != nil || !t.CrawlDelay || crawlDelay(m) <= 0 {
+		return nil, err
 	}
-	return base.RoundTrip(req)
+	if err := t.pace(req.Context(), &res, m); err != nil {
+		return nil, err
+	}
+	return &Turn{t: t, origin: paceOrigin(&res)}, nil
+}
+
+// Turn is a crawl-delay turn that Transport.Wait took for a request. A
+// request whose context carries it (Context) is sent by that Transport's
+// RoundTrip, to that origin, without waiting for another turn, once: a
+// redirect, or a second request with the same context, waits for its own.
+type Turn struct {
+	t      *Transport
+	origin string
+	used   atomic.Bool
+}
+
+// turnKey is the context key of a Turn.
+type turnKey struct{}
+
+// Context returns a context of ctx that carries the turn; ctx itself when
+// the turn is nil.
+func (tn *Turn) Context(ctx context.Context) context.Context {
+	if tn == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, turnKey{}, tn)
+}
+
+// takeTurn reports whether ctx carries an unused turn that Wait took with
+// t at origin, and uses it.
+func (t *Transport) takeTurn(ctx context.Context, origin string) bool {
+	tn, _ := ctx.Value(turnKey{}).(*Turn)
+	return tn != nil && tn.t == t && tn.origin == origin && tn.used.CompareAndSwap(false, true)
 }
 
 // CloseIdleConnections closes the idle connections of Base (as
@@ -392,14 +470,18 @@ func method(req *http.Request) string {
 }
 
 // pace waits for the request's turn at its origin, when the crawler's
-// groups (m, of res) have a crawl-delay: by Pacer, or by the Transport's
-// own pacer when Pacer is nil or unavailable.
+// groups (m, of res) have a crawl-delay and ctx carries no turn that Wait
+// took for it: by Pacer, or by the Transport's own pacer when Pacer is nil
+// or unavailable.
 func (t *Transport) pace(ctx context.Context, res *Result, m *engine.Matcher) error {
 	delay := crawlDelay(m)
 	if delay <= 0 {
 		return nil
 	}
-	origin := strings.TrimSuffix(res.RobotsURL, robotsPath)
+	origin := paceOrigin(res)
+	if t.takeTurn(ctx, origin) {
+		return nil
+	}
 	var err error
 	if t.Pacer != nil {
 		if err = t.Pacer.Wait(ctx, origin, delay); errors.Is(err, ErrPacerUnavailable) {
@@ -414,6 +496,11 @@ func (t *Transport) pace(ctx context.Context, res *Result, m *engine.Matcher) er
 		t.tooSoon.Add(1)
 	}
 	return err
+}
+
+// paceOrigin returns the origin whose turns a request decided by res takes.
+func paceOrigin(res *Result) string {
+	return strings.TrimSuffix(res.RobotsURL, robotsPath)
 }
 
 // crawlDelay returns the crawl-delay of m's groups, 0 when there is none. A

@@ -5,7 +5,8 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -75,7 +76,7 @@ func unexportedReferences(t *testing.T, dir, name string) []string {
 				return true
 			})
 		}
-		eachDoc(p, dir, func(where, text string) {
+		eachDoc(t, p, dir, func(where, text string) {
 			for _, re := range references {
 				for _, m := range re.FindAllStringSubmatch(text, -1) {
 					if unexported[m[1]] {
@@ -88,21 +89,49 @@ func unexportedReferences(t *testing.T, dir, name string) []string {
 	return hits
 }
 
-// parseDir parses the non-test files of the package in dir, with comments.
-func parseDir(t *testing.T, dir string) map[string]*ast.Package {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+// parsedPkg is the non-test files of one package, parsed with comments.
+type parsedPkg struct {
+	fset  *token.FileSet
+	Files []*ast.File
+}
+
+// parseDir parses the non-test Go files in dir, with comments, by package.
+func parseDir(t *testing.T, dir string) map[string]parsedPkg {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fset := token.NewFileSet()
+	pkgs := map[string]parsedPkg{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pkgs[f.Name.Name]
+		p.fset, p.Files = fset, append(p.Files, f)
+		pkgs[f.Name.Name] = p
+	}
 	return pkgs
+}
+
+// docOf returns the go doc of p, whose import path is dir.
+func docOf(t *testing.T, p parsedPkg, dir string) *doc.Package {
+	d, err := doc.NewFromFiles(p.fset, p.Files, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // eachDoc calls check with every doc comment that go doc shows of p (the
 // package's, and those of its exported constants, variables, functions,
 // types, methods and struct fields) and where it is.
-func eachDoc(p *ast.Package, dir string, check func(where, text string)) {
-	dp := doc.New(p, dir, 0)
+func eachDoc(t *testing.T, p parsedPkg, dir string, check func(where, text string)) {
+	dp := docOf(t, p, dir)
 	check("package", dp.Doc)
 	values := func(vs []*doc.Value) {
 		for _, v := range vs {
@@ -152,7 +181,7 @@ var semanticsSection = regexp.MustCompile(`SEMANTICS\.md,?\s+(sections?\s+)?\d`)
 func TestGoDoc_StatesTheRule(t *testing.T) {
 	for _, dir := range []string{"engine", "engine/fetch", "engine/lint", "cmd/robotstxt", "cmd/robotstxt-fetch", "store/redisstore", "store/boltstore"} {
 		for _, p := range parseDir(t, "../../"+dir) {
-			eachDoc(p, dir, func(where, text string) {
+			eachDoc(t, p, dir, func(where, text string) {
 				if m := semanticsSection.FindString(text); m != "" {
 					t.Errorf("%s %s: go doc cites %q: say the rule in a sentence instead", dir, where, m)
 				}
@@ -165,13 +194,8 @@ func TestGoDoc_StatesTheRule(t *testing.T) {
 // "re-exports compile.Semantics"; it must say what each semantics means.
 func TestGoDoc_SemanticsStandsAlone(t *testing.T) {
 	for _, dir := range []string{"engine", "compile"} {
-		fset := token.NewFileSet()
-		pkgs, err := parser.ParseDir(fset, "../../"+dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range pkgs {
-			for _, ty := range doc.New(p, dir, 0).Types {
+		for _, p := range parseDir(t, "../../"+dir) {
+			for _, ty := range docOf(t, p, dir).Types {
 				if ty.Name != "Semantics" {
 					continue
 				}

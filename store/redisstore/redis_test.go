@@ -33,6 +33,7 @@ type redisServer struct {
 	path string
 	dir  string
 	addr string
+	args []string // more arguments of redis-server (a cluster node's)
 
 	mu  sync.Mutex
 	cmd *exec.Cmd
@@ -43,6 +44,13 @@ type redisServer struct {
 // ROBOTSTXT_REQUIRE_REDIS=1) when there is none.
 func startRedis(t *testing.T) *redisServer {
 	t.Helper()
+	return newRedisServer(t, redisPath(t))
+}
+
+// redisPath returns the path of redis-server, or skips t (fails it, with
+// ROBOTSTXT_REQUIRE_REDIS=1) when there is none.
+func redisPath(t *testing.T) string {
+	t.Helper()
 	path, err := exec.LookPath("redis-server")
 	if err != nil {
 		if os.Getenv(requireRedisEnv) == "1" {
@@ -50,7 +58,14 @@ func startRedis(t *testing.T) *redisServer {
 		}
 		t.Skip("redis-server is not installed (apt-get install -y redis-server); set " + requireRedisEnv + "=1 to fail instead")
 	}
-	s := &redisServer{t: t, path: path, dir: t.TempDir()}
+	return path
+}
+
+// newRedisServer starts the redis-server at path with args on a free
+// loopback port, in a directory of its own.
+func newRedisServer(t *testing.T, path string, args ...string) *redisServer {
+	t.Helper()
+	s := &redisServer{t: t, path: path, dir: t.TempDir(), args: args}
 	t.Cleanup(s.Kill)
 	for try := 0; ; try++ {
 		s.addr = freeAddr(t)
@@ -79,8 +94,8 @@ func freeAddr(t *testing.T) string {
 // start starts redis-server on s.addr and waits until it answers.
 func (s *redisServer) start() error {
 	_, port, _ := net.SplitHostPort(s.addr)
-	cmd := exec.Command(s.path, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-		"--daemonize", "no", "--dir", s.dir, "--loglevel", "warning")
+	cmd := exec.Command(s.path, append([]string{"--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--daemonize", "no", "--dir", s.dir, "--loglevel", "warning"}, s.args...)...)
 	out := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	setPdeathsig(cmd)

@@ -20,7 +20,8 @@
 // and Prefix+"{"+O+"}:pace" (a hash of the last turn given and its margin,
 // expiring once a crawl-delay has passed). The braces make O the keys' hash
 // tag: on a Cluster the keys of one origin share a slot, and the origins
-// spread over the slots.
+// spread over the slots. Each call and script uses one key, so none spans
+// slots (the tests run a fleet on a cluster of three masters too).
 //
 // The algorithm: fetch.Client calls the Store on a miss of its own cache
 // only (a fresh entry answers without a round trip), loads the record and

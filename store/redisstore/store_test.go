@@ -264,3 +264,83 @@ func TestFault_BadRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestClose_ReleasesLeases: a node closed while it holds a site's lease
+// (its robots.txt fetch in flight, on a slow server) releases it, and its
+// store calls end, without waiting for their time-outs: the node waiting
+// for the lease takes it at once and fetches, though its Timeout (the
+// bound of its wait) is long.
+func TestClose_ReleasesLeases(t *testing.T) {
+	srv := startRedis(t)
+	var robots atomic.Int64
+	first := make(chan struct{})
+	release := make(chan struct{})
+	defer close(release)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if robots.Add(1) == 1 { // the first fetch hangs until its client gives up
+			close(first)
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		_, _ = io.WriteString(w, robotsBody)
+	}))
+	defer site.Close()
+	const timeout = 10 * time.Second
+	st := New(srv.Client(), Options{})
+	a := fetch.New(fetch.Options{Store: st, Timeout: timeout})
+	b := fetch.New(fetch.Options{Store: st, Timeout: timeout})
+	defer b.Close()
+
+	errA := make(chan error, 1)
+	go func() {
+		_, err := a.Lookup(context.Background(), site.URL+"/")
+		errA <- err
+	}()
+	<-first // a holds the lease and fetches
+	lease := srv.Client().Get(context.Background(), DefaultPrefix+"{"+site.URL+"}:lease")
+	if lease.Err() != nil {
+		t.Fatalf("no lease while the first node fetches: %v", lease.Err())
+	}
+	resB := make(chan fetch.Result, 1)
+	go func() {
+		res, err := b.Lookup(context.Background(), site.URL+"/")
+		if err != nil {
+			res.Source = fetch.NoSource
+		}
+		resB <- res
+	}()
+	for b.Stats().StoreWaits == 0 { // b found the lease taken and waits for it
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	start := time.Now()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closed := time.Since(start)
+	if err := <-errA; !errors.Is(err, fetch.ErrClosed) {
+		t.Errorf("the closed node's lookup: %v, want ErrClosed", err)
+	}
+	if n, err := srv.Client().Exists(context.Background(), DefaultPrefix+"{"+site.URL+"}:lease").Result(); err != nil || n != 0 {
+		t.Errorf("after Close the lease is still held (%d, %v)", n, err)
+	}
+	select {
+	case res := <-resB:
+		waited := time.Since(start)
+		t.Logf("Close took %v; the waiting node had its answer %v after it (%v, Timeout %v)", closed, waited, res.Source, timeout)
+		if res.Source != fetch.Fetched || waited > timeout/4 {
+			t.Errorf("the waiting node: %v after %v; want fetched, well before its Timeout %v", res.Source, waited, timeout)
+		}
+	case <-time.After(timeout / 2):
+		t.Fatalf("the waiting node still waits %v after the holder closed", timeout/2)
+	}
+	if closed > time.Second {
+		t.Errorf("Close took %v", closed)
+	}
+	if n := robots.Load(); n != 2 {
+		t.Errorf("robots.txt fetched %d times, want 2 (the closed node's, the waiting node's)", n)
+	}
+}
