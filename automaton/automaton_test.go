@@ -99,10 +99,9 @@ func engines(s *Set, x string) map[string]int {
 		if i, t := s.scan(x); !t.gaveUp {
 			out["scan"] = i
 		}
-		best, _ := s.literal(ix, x)
-		out["pieces/indexed"] = buildPieces(s).match(s, x, best, ix)
+		out["pieces/indexed"] = buildPieces(s).match(s, x, ix)
 	}
-	out["pieces"] = buildPieces(s).match(s, x, NoMatch, nil)
+	out["pieces"] = buildPieces(s).match(s, x, nil)
 	for _, cache := range []int{1 << 20, 4096, 600} {
 		if r, ok := newDFA(s, cache).match(x); ok {
 			if r >= 0 {
@@ -168,6 +167,38 @@ func TestIndex_Pairs(t *testing.T) {
 			want := bruteBest(ps, x)
 			if got, tr := s.scan(x); !tr.gaveUp && got != want {
 				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, want)
+			}
+		}
+	}
+}
+
+// TestIndex_SortedBuckets checks the walk down a sorted bucket against
+// bruteBest: many patterns sharing their first bytes, literal and with
+// stars, heads of every length, so that buckets pass minSorted.
+func TestIndex_SortedBuckets(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for range 20 {
+		// Literal patterns, and fewer than minPaired with stars: all of
+		// them in buckets.
+		ps := randPats(r, 4*minSorted+r.Intn(200), "ab", 10)
+		for _, p := range randPats(r, minPaired-1, "ab*", 10) {
+			ps = append(ps, pat{p.bytes + "*", p.anchored, p.priority})
+		}
+		for i := range ps {
+			ps[i].bytes = "/a" + ps[i].bytes
+		}
+		s := compileAll(ps, Options{})
+		ix := s.buildIndex()
+		if b := ix.bucket("/aa"); len(b) <= minSorted {
+			t.Fatalf("bucket of %d patterns, want more than %d", len(b), minSorted)
+		}
+		for range 100 {
+			x := "/a" + randInput(r, "ab", 12)
+			if got, tr := s.scan(x); !tr.gaveUp && got != bruteBest(ps, x) {
+				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, bruteBest(ps, x))
+			}
+			if got := buildPieces(s).match(s, x, ix); got != bruteBest(ps, x) {
+				t.Fatalf("piece matcher: patterns %v, input %q: %d, want %d", ps, x, got, bruteBest(ps, x))
 			}
 		}
 	}

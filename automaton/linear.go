@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/bytesearch"
 )
 
 // The linear engine decides an input by trying the patterns that could
@@ -37,16 +39,44 @@ const minIndexed = 16
 // later one, so it runs in one pass over x per piece (strings.Index) and
 // reads each byte of p once. work is the number of input bytes its
 // searches could read, for the caller's bounds.
+//
+// Most patterns tried have no star, or differ from x before their first
+// one: the common prefix of p and x says so without looking for a star
+// first. (A star of p may meet a '*' of x in it; a star matches that byte
+// too, so p matching x byte for byte is a match all the same.)
 func matchOne(p string, anchored bool, x string) (ok bool, work int) {
+	k := commonPrefix(p, x)
+	if k == len(p) {
+		return !anchored || len(x) == len(p) || strings.IndexByte(p, Wildcard) >= 0 && matchStars(p, anchored, x, &work), work
+	}
+	if p[k] != Wildcard && strings.IndexByte(p[:k], Wildcard) < 0 {
+		return false, 0
+	}
+	return matchStars(p, anchored, x, &work), work
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && bytesearch.Load64(a[i:]) == bytesearch.Load64(b[i:]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// matchStars is matchOne for a pattern with stars, reading each of its
+// pieces in turn; it adds to *work the bytes its searches could read.
+func matchStars(p string, anchored bool, x string, work *int) bool {
 	star := strings.IndexByte(p, Wildcard)
 	if star < 0 {
-		if anchored {
-			return x == p, 0
-		}
-		return strings.HasPrefix(x, p), 0
+		return anchored && x == p || !anchored && strings.HasPrefix(x, p)
 	}
 	if !strings.HasPrefix(x, p[:star]) {
-		return false, 0
+		return false
 	}
 	i := star // x[:i] is matched
 	p = p[star+1:]
@@ -54,16 +84,16 @@ func matchOne(p string, anchored bool, x string) (ok bool, work int) {
 		star = strings.IndexByte(p, Wildcard)
 		if star < 0 { // the last piece
 			if anchored {
-				return len(x)-i >= len(p) && strings.HasSuffix(x, p), work
+				return len(x)-i >= len(p) && strings.HasSuffix(x, p)
 			}
-			work += len(x) - i
-			return p == "" || strings.Contains(x[i:], p), work
+			*work += len(x) - i
+			return p == "" || strings.Contains(x[i:], p)
 		}
 		if star > 0 {
-			work += len(x) - i
+			*work += len(x) - i
 			k := strings.Index(x[i:], p[:star])
 			if k < 0 {
-				return false, work
+				return false
 			}
 			i += k + star
 		}
@@ -83,18 +113,18 @@ func head(p string) string {
 // tries few of them. lead is the longest prefix that every pattern whose
 // head is not empty starts with.
 //
-//   - A pattern with no star longer than lead is in the bucket of its
-//     byte after it (keys[k]: order[start[k]:start[k+1]], sorted by their
-//     bytes): the patterns of an input's bucket that match it are those
-//     it starts with, which a walk down the sorted bucket finds in
-//     O(log n) a byte of the input (literal).
-//   - When many patterns have stars (minPaired), each that holds two
+//   - When several patterns have stars (minPaired), each that holds two
 //     literal bytes in a row past the lead is in pairs, under the rarest
 //     such pair it holds: an input tries the patterns of the pairs it
 //     holds.
-//   - Every other pattern is in always, which every input tries.
-//
-// The pairs' and always's lists are in rank order, best first.
+//   - Every other pattern whose head is longer than lead is in the bucket
+//     of its byte after it (keys[k]: order[start[k]:start[k+1]]): an
+//     input tries the patterns of its bucket whose head it starts with. A
+//     bucket of more than minSorted patterns is sorted by head, so that a
+//     walk down it finds them in O(log n) a byte of the input (heads); a
+//     smaller one is read through.
+//   - Every other pattern is in always, which every input tries, best
+//     first.
 type index struct {
 	lead   string
 	keys   []byte
@@ -104,14 +134,18 @@ type index struct {
 	pairs  *pairIndex
 }
 
+// minSorted is the smallest bucket that is sorted and walked rather than
+// read through.
+const minSorted = 32
+
 // minPaired is the fewest patterns with stars that are filtered by pairs:
 // below it, trying them all costs less than looking at every pair of
 // bytes of an input.
-const minPaired = 24
+const minPaired = 8
 
 // pairIndex holds patterns under a pair of bytes they hold, hashed to
 // pairBits bits: has says which hashes hold patterns, and keyed holds them
-// by hash, then rank.
+// by hash.
 type pairIndex struct {
 	has   [pairBits / 64]uint64
 	keyed []pairKey
@@ -122,11 +156,11 @@ type pairKey struct {
 	pattern uint32
 }
 
-const pairBits = 1 << 12
+const pairBits = 1 << 10
 
 // pairHash hashes the bytes a and b to pairBits bits.
 func pairHash(a, b byte) uint16 {
-	return uint16((uint32(a)<<8|uint32(b))*0x9E3779B1>>20) & (pairBits - 1)
+	return uint16((uint32(a)<<8|uint32(b))*0x9E3779B1>>22) & (pairBits - 1)
 }
 
 func (ix *index) bytes() int {
@@ -163,10 +197,10 @@ func buildIndex(s *Set) *index {
 	where := func(p string) int {
 		h := head(p)
 		switch {
-		case len(h) == len(p) && len(h) > l:
-			return inBucket
 		case paired && len(h) < len(p) && hasPair(p, l):
 			return inPairs
+		case len(h) > l:
+			return inBucket
 		}
 		return inAlways
 	}
@@ -197,7 +231,7 @@ func buildIndex(s *Set) *index {
 	}
 	slices.SortFunc(ix.always, s.compareRank)
 	if ix.pairs != nil {
-		ix.pairs.sort(s)
+		slices.SortFunc(ix.pairs.keyed, func(a, b pairKey) int { return int(a.hash) - int(b.hash) })
 	}
 	ix.setBuckets(s, bucketed)
 	return ix
@@ -240,49 +274,64 @@ func rarestPair(p string, skip int, counts *[pairBits]uint16) uint16 {
 	return rarest
 }
 
-// setBuckets sorts the literal patterns longer than the lead and lays
-// them out as buckets by their byte after it.
+// setBuckets lays out the patterns whose heads are longer than the lead
+// in buckets by their byte after it (a counting sort), and sorts each
+// bucket of more than minSorted by head.
 func (ix *index) setBuckets(s *Set, bucketed []uint32) {
 	l := len(ix.lead)
-	slices.SortFunc(bucketed, func(a, b uint32) int {
-		if c := strings.Compare(s.pattern(int(a)), s.pattern(int(b))); c != 0 {
-			return c
-		}
-		return s.compareRank(a, b)
-	})
-	ix.order = bucketed
-	var keys [256]bool
+	var count [257]uint32
 	nk := 0
 	for _, i := range bucketed {
-		if c := s.pattern(int(i))[l]; !keys[c] {
-			keys[c] = true
+		c := s.pattern(int(i))[l]
+		if count[c+1] == 0 {
 			nk++
 		}
+		count[c+1]++
 	}
 	ix.keys, ix.start = make([]byte, 0, nk), make([]uint32, 0, nk+1)
-	for k, i := range bucketed {
-		if c := s.pattern(int(i))[l]; k == 0 || c != ix.keys[len(ix.keys)-1] {
-			ix.keys = append(ix.keys, c)
-			ix.start = append(ix.start, uint32(k))
+	for c := range 256 {
+		if count[c+1] > 0 {
+			ix.keys = append(ix.keys, byte(c))
+			ix.start = append(ix.start, count[c])
 		}
+		count[c+1] += count[c]
 	}
 	ix.start = append(ix.start, uint32(len(bucketed)))
+	ix.order = make([]uint32, len(bucketed))
+	for _, i := range bucketed {
+		c := s.pattern(int(i))[l]
+		ix.order[count[c]] = i
+		count[c]++
+	}
+	for k := range ix.keys {
+		if b := ix.order[ix.start[k]:ix.start[k+1]]; len(b) > minSorted {
+			slices.SortFunc(b, func(a, b uint32) int { return compareHeads(s.pattern(int(a)), s.pattern(int(b))) })
+		}
+	}
+}
+
+// compareHeads orders patterns by their heads, a head before every longer
+// one it is a prefix of.
+func compareHeads(a, b string) int {
+	for i := 0; ; i++ {
+		ea, eb := i == len(a) || a[i] == Wildcard, i == len(b) || b[i] == Wildcard
+		switch {
+		case ea && eb:
+			return 0
+		case ea:
+			return -1
+		case eb:
+			return 1
+		case a[i] != b[i]:
+			return int(a[i]) - int(b[i])
+		}
+	}
 }
 
 // add puts pattern i under hash h.
 func (px *pairIndex) add(h uint16, i uint32) {
 	px.has[h>>6] |= 1 << (h & 63)
 	px.keyed = append(px.keyed, pairKey{h, i})
-}
-
-// sort orders px's patterns by hash, then rank.
-func (px *pairIndex) sort(s *Set) {
-	slices.SortFunc(px.keyed, func(a, b pairKey) int {
-		if a.hash != b.hash {
-			return int(a.hash) - int(b.hash)
-		}
-		return s.compareRank(a.pattern, b.pattern)
-	})
 }
 
 // hasPair reports whether p holds two literal bytes in a row past its
@@ -297,10 +346,12 @@ func hasPair(p string, skip int) bool {
 // an input with more gives up its tries.
 const maxPairCandidates = 256
 
-// candidates returns the patterns under the pairs of bytes x holds, each
-// once, in rank order, in buf; false when they are more than buf holds.
-func (px *pairIndex) candidates(s *Set, x string, buf *[maxPairCandidates]uint32) ([]uint32, bool) {
+// candidates calls fn with the patterns under the pairs of bytes x holds,
+// each once, and reports false, having called it for none, when they are
+// more than maxPairCandidates.
+func (px *pairIndex) candidates(x string, fn func(uint32)) bool {
 	var seen [pairBits / 64]uint64
+	var buf [maxPairCandidates]uint32
 	n := 0
 	for i := 0; i+1 < len(x); i++ {
 		h := pairHash(x[i], x[i+1])
@@ -311,15 +362,16 @@ func (px *pairIndex) candidates(s *Set, x string, buf *[maxPairCandidates]uint32
 		k, _ := slices.BinarySearchFunc(px.keyed, h, func(e pairKey, h uint16) int { return int(e.hash) - int(h) })
 		for ; k < len(px.keyed) && px.keyed[k].hash == h; k++ {
 			if n == len(buf) {
-				return nil, false
+				return false
 			}
 			buf[n] = px.keyed[k].pattern
 			n++
 		}
 	}
-	c := buf[:n]
-	slices.SortFunc(c, s.compareRank)
-	return c, true
+	for _, i := range buf[:n] {
+		fn(i)
+	}
+	return true
 }
 
 // bucket returns the patterns of the bucket of x, none when x does not
@@ -336,33 +388,39 @@ func (ix *index) bucket(x string) []uint32 {
 	return ix.order[ix.start[k]:ix.start[k+1]]
 }
 
-// literal returns the best pattern of x's bucket that matches x, or
-// NoMatch, and the number of patterns it compared: the bucket is sorted, so
-// the patterns that share x's first d bytes are a range of it, those of
-// exactly d bytes first (they match, if they are not anchored or d is all
-// of x); the range for d+1 is found by two binary searches on byte d.
-func (s *Set) literal(ix *index, x string) (best int, compared int) {
+// heads calls fn with every pattern of x's bucket whose head x starts
+// with (and with the other patterns of a small bucket, read through), of a
+// sorted one by a walk: the patterns whose heads share x's first d bytes are a range of
+// it, those whose heads end there first; the range for d+1 is found by
+// two binary searches on byte d. It returns the steps it took.
+func (s *Set) heads(ix *index, x string, fn func(uint32)) int {
 	b := ix.bucket(x)
-	best = NoMatch
+	if len(b) <= minSorted { // fn tries each, and a try reads the head first
+		for _, i := range b {
+			fn(i)
+		}
+		return len(b)
+	}
+	steps := 0
 	lo, hi := 0, len(b)
 	for d := len(ix.lead) + 1; lo < hi; d++ {
-		for lo < hi && int(s.pats[b[lo]].Len) == d {
-			if p := s.pats[b[lo]]; !p.Anchored || len(x) == d {
-				if best == NoMatch || s.compareRank(b[lo], uint32(best)) < 0 {
-					best = int(b[lo])
-				}
+		for lo < hi {
+			if p := s.pattern(int(b[lo])); len(p) != d && p[d] != Wildcard {
+				break
 			}
+			fn(b[lo])
 			lo++
 		}
 		if d >= len(x) {
 			break
 		}
 		c := x[d]
-		lo += sortFind(hi-lo, func(k int) bool { return s.text[s.pats[b[lo+k]].Start+uint32(d)] >= c })
-		hi = lo + sortFind(hi-lo, func(k int) bool { return s.text[s.pats[b[lo+k]].Start+uint32(d)] > c })
-		compared++
+		at := func(k int) byte { return s.text[s.pats[b[lo+k]].Start+uint32(d)] }
+		lo += sortFind(hi-lo, func(k int) bool { return at(k) >= c })
+		hi = lo + sortFind(hi-lo, func(k int) bool { return at(k) > c })
+		steps++
 	}
-	return best, compared
+	return steps
 }
 
 // sortFind returns the least k in [0, n) for which f is true (f is false
@@ -394,9 +452,9 @@ type tried struct {
 	gaveUp     bool // the tries passed their bound: the piece matcher must decide
 }
 
-// scan decides x by trying patterns, best first where an index ranks
-// them. It gives up, with gaveUp set, when the tries would search more
-// than maxTryBytes times x's bytes.
+// scan decides x by trying the patterns the index says could match it,
+// or all of them when it has no index yet. It gives up, with gaveUp set,
+// when the tries would search more than maxTryBytes times x's bytes.
 func (s *Set) scan(x string) (int, tried) {
 	ix := s.lin.index.Load()
 	if ix == nil {
@@ -409,43 +467,44 @@ func (s *Set) scan(x string) (int, tried) {
 			return s.scanAll(x)
 		}
 	}
-	limit := maxTryBytes*len(x) + tryBytesSlack
-	var t tried
-	best := NoMatch
-	try := func(list []uint32) bool {
-		for _, i := range list {
-			if best != NoMatch && s.compareRank(i, uint32(best)) > 0 {
-				return true // the rest rank lower
-			}
-			t.candidates++
-			p := s.pats[i]
-			ok, w := matchOne(s.text[p.Start:p.end()], p.Anchored, x)
-			t.work += w
-			if ok {
-				best = int(i)
-				return true
-			}
-			if t.work > limit {
-				t.gaveUp = true
-				return false
-			}
-		}
-		return true
+	t := tries{s: s, x: x, best: NoMatch, limit: maxTryBytes*len(x) + tryBytesSlack}
+	t.candidates += s.heads(ix, x, t.try)
+	if ix.pairs != nil && !t.gaveUp && !ix.pairs.candidates(x, t.try) {
+		t.gaveUp = true
 	}
-	best, t.candidates = s.literal(ix, x)
-	if ix.pairs != nil {
-		var buf [maxPairCandidates]uint32
-		c, ok := ix.pairs.candidates(s, x, &buf)
-		if !ok {
-			t.gaveUp = true
-			return best, t
+	for _, i := range ix.always {
+		if t.gaveUp || t.best != NoMatch && s.compareRank(i, uint32(t.best)) > 0 {
+			break // the rest rank lower
 		}
-		if !try(c) {
-			return best, t
-		}
+		t.try(i)
 	}
-	try(ix.always)
-	return best, t
+	return t.best, t.tried
+}
+
+// tries is the state of scan's tries on one input.
+type tries struct {
+	s     *Set
+	x     string
+	best  int
+	limit int
+	tried
+}
+
+// try tries pattern i on the input, unless it cannot beat the best found
+// or the tries have given up.
+func (t *tries) try(i uint32) {
+	if t.gaveUp || t.best != NoMatch && t.s.compareRank(i, uint32(t.best)) > 0 {
+		return
+	}
+	t.candidates++
+	p := t.s.pats[i]
+	ok, w := matchOne(t.s.text[p.Start:p.end()], p.Anchored, t.x)
+	if ok {
+		t.best = int(i)
+	}
+	if t.work += w; t.work > t.limit {
+		t.gaveUp = true
+	}
 }
 
 // scanAll decides x by trying every pattern, in the order given.

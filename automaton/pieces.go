@@ -240,27 +240,28 @@ type pieceRun struct {
 	sc   *pieceScratch
 }
 
-// match returns the best pattern of s matching x: best (NoMatch, or a
-// pattern known to match), or a better one among the patterns with stars
-// of ix, or of s when ix is nil.
-func (pc *pieces) match(s *Set, x string, best int, ix *index) int {
+// match returns the best pattern of s matching x, among those the index ix
+// says could (every pattern when ix is nil).
+func (pc *pieces) match(s *Set, x string, ix *index) int {
 	sc := pieceScratchPool.Get().(*pieceScratch)
 	defer pieceScratchPool.Put(sc) // sc, not r.sc: x, in r, is not kept
 	sc.reset(len(pc.label), len(x))
-	r := pieceRun{pc: pc, s: s, x: x, best: best, sc: sc}
+	r := pieceRun{pc: pc, s: s, x: x, best: NoMatch, sc: sc}
 	switch {
 	case ix == nil:
 		for i := range s.pats {
 			r.start(int32(i))
 		}
 	default:
+		start := func(i uint32) { r.start(int32(i)) }
+		s.heads(ix, x, start)
 		if ix.pairs != nil {
 			for _, k := range ix.pairs.keyed {
-				r.start(int32(k.pattern))
+				start(k.pattern)
 			}
 		}
 		for _, i := range ix.always {
-			r.start(int32(i))
+			start(i)
 		}
 	}
 	v := int32(0)

@@ -242,12 +242,7 @@ func (s *Set) matchPieces(input string) int {
 		s.mu.Unlock()
 	}
 	s.pieced.Add(1)
-	if ix := s.lin.index.Load(); ix != nil {
-		// The bucket's patterns have no star: the walk decides them.
-		best, _ := s.literal(ix, input)
-		return pc.match(s, input, best, ix)
-	}
-	return pc.match(s, input, NoMatch, nil)
+	return pc.match(s, input, s.lin.index.Load())
 }
 
 // Stats describes a Set and how its inputs were decided.
