@@ -37,22 +37,37 @@ const minIndexed = 16
 // when p is not anchored, the whole of x when it is. It takes the leftmost
 // occurrence of each piece between stars, which is never worse than a
 // later one, so it runs in one pass over x per piece (strings.Index) and
-// reads each byte of p once. work is the number of input bytes its
+// reads each byte of p once. starInX says whether x holds a '*' byte (the
+// caller looks once per input). work is the number of input bytes its
 // searches could read, for the caller's bounds.
 //
 // Most patterns tried have no star, or differ from x before their first
-// one: the common prefix of p and x says so without looking for a star
-// first. (A star of p may meet a '*' of x in it; a star matches that byte
-// too, so p matching x byte for byte is a match all the same.)
-func matchOne(p string, anchored bool, x string) (ok bool, work int) {
+// one: the common prefix of p and x says so without looking for a star,
+// as a star of p within it is a '*' of x. (A star matches that byte too,
+// so p matching x byte for byte is a match all the same.)
+func matchOne(p string, anchored bool, x string, starInX bool) (ok bool, work int) {
+	p, anchored = trimStars(p, anchored)
 	k := commonPrefix(p, x)
 	if k == len(p) {
-		return !anchored || len(x) == len(p) || strings.IndexByte(p, Wildcard) >= 0 && matchStars(p, anchored, x, &work), work
+		return !anchored || len(x) == len(p) || starInX && matchStars(p, anchored, x, &work), work
 	}
-	if p[k] != Wildcard && strings.IndexByte(p[:k], Wildcard) < 0 {
+	if p[k] != Wildcard && !(starInX && strings.IndexByte(p[:k], Wildcard) >= 0) {
 		return false, 0
 	}
 	return matchStars(p, anchored, x, &work), work
+}
+
+// trimStars returns pattern p without its trailing stars, which match
+// whatever follows, so that it is anchored no more: "/a*" and "/a*",
+// anchored, match what "/a" matches.
+func trimStars(p string, anchored bool) (string, bool) {
+	if len(p) == 0 || p[len(p)-1] != Wildcard {
+		return p, anchored
+	}
+	for len(p) > 0 && p[len(p)-1] == Wildcard {
+		p = p[:len(p)-1]
+	}
+	return p, false
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.
@@ -101,7 +116,8 @@ func matchStars(p string, anchored bool, x string, work *int) bool {
 	}
 }
 
-// head returns the bytes of p before its first star (all of p if none).
+// head returns the bytes of p before its first star (all of p if none):
+// what an input must start with for p to match it.
 func head(p string) string {
 	if i := strings.IndexByte(p, Wildcard); i >= 0 {
 		return p[:i]
@@ -141,7 +157,7 @@ const minSorted = 32
 // minPaired is the fewest patterns with stars that are filtered by pairs:
 // below it, trying them all costs less than looking at every pair of
 // bytes of an input.
-const minPaired = 8
+const minPaired = 4
 
 // pairIndex holds patterns under a pair of bytes they hold, hashed to
 // pairBits bits: has says which hashes hold patterns, and keyed holds them
@@ -195,6 +211,7 @@ func buildIndex(s *Set) *index {
 	l := len(lead)
 	paired := starred >= minPaired
 	where := func(p string) int {
+		p, _ = trimStars(p, false)
 		h := head(p)
 		switch {
 		case paired && len(h) < len(p) && hasPair(p, l):
@@ -242,7 +259,7 @@ func buildIndex(s *Set) *index {
 func leadOf(s *Set) (lead string, starred int) {
 	first := true
 	for i := range s.pats {
-		p := s.pattern(i)
+		p, _ := trimStars(s.pattern(i), false)
 		h := head(p)
 		if len(h) < len(p) {
 			starred++
@@ -467,7 +484,7 @@ func (s *Set) scan(x string) (int, tried) {
 			return s.scanAll(x)
 		}
 	}
-	t := tries{s: s, x: x, best: NoMatch, limit: maxTryBytes*len(x) + tryBytesSlack}
+	t := tries{s: s, x: x, starInX: strings.IndexByte(x, Wildcard) >= 0, best: NoMatch, limit: maxTryBytes*len(x) + tryBytesSlack}
 	t.candidates += s.heads(ix, x, t.try)
 	if ix.pairs != nil && !t.gaveUp && !ix.pairs.candidates(x, t.try) {
 		t.gaveUp = true
@@ -483,10 +500,11 @@ func (s *Set) scan(x string) (int, tried) {
 
 // tries is the state of scan's tries on one input.
 type tries struct {
-	s     *Set
-	x     string
-	best  int
-	limit int
+	s       *Set
+	x       string
+	starInX bool
+	best    int
+	limit   int
 	tried
 }
 
@@ -498,7 +516,7 @@ func (t *tries) try(i uint32) {
 	}
 	t.candidates++
 	p := t.s.pats[i]
-	ok, w := matchOne(t.s.text[p.Start:p.end()], p.Anchored, t.x)
+	ok, w := matchOne(t.s.text[p.Start:p.end()], p.Anchored, t.x, t.starInX)
 	if ok {
 		t.best = int(i)
 	}
@@ -510,6 +528,7 @@ func (t *tries) try(i uint32) {
 // scanAll decides x by trying every pattern, in the order given.
 func (s *Set) scanAll(x string) (int, tried) {
 	limit := maxTryBytes*len(x) + tryBytesSlack
+	starInX := strings.IndexByte(x, Wildcard) >= 0
 	var t tried
 	best := NoMatch
 	for i := range s.pats {
@@ -518,7 +537,7 @@ func (s *Set) scanAll(x string) (int, tried) {
 			continue
 		}
 		t.candidates++
-		ok, w := matchOne(s.text[p.Start:p.end()], p.Anchored, x)
+		ok, w := matchOne(s.text[p.Start:p.end()], p.Anchored, x, starInX)
 		t.work += w
 		if ok {
 			best = i
