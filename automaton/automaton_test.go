@@ -307,18 +307,25 @@ func TestDFA_GivesUpOnThrashing(t *testing.T) {
 		ps = append(ps, pat{"/*" + w + "*" + w, false, uint32(i % 7)})
 	}
 	s := compileAll(ps, Options{WarmUp: -1})
-	for range 40 {
+	const n = 160
+	for k := range n {
 		x := "/" + randInput(r, "0123456789abc", 400)
-		if got, want := s.Match(x), bruteBest(ps, x); got != want {
-			t.Fatalf("input %q: %d, want %d", x, got, want)
+		if k < 40 { // bruteBest is slow on these
+			if got, want := s.Match(x), bruteBest(ps, x); got != want {
+				t.Fatalf("input %q: %d, want %d", x, got, want)
+			}
+		} else {
+			s.Match(x)
 		}
 	}
+	// Pieces is counted by sampling one input in 16: with about 150
+	// inputs decided by the piece matcher, it is 0 once in 16,000 runs.
 	st := s.Stats()
 	if st.GiveUps == 0 || st.Pieces == 0 {
 		t.Errorf("stats %+v: want give-ups and inputs decided by the piece matcher", st)
 	}
-	if st.GiveUps == 40 {
-		t.Errorf("the DFA was tried on every input after it gave up: %+v", st)
+	if st.GiveUps > n/4 {
+		t.Errorf("the DFA was tried on most inputs after it gave up: %+v", st)
 	}
 }
 

@@ -42,6 +42,7 @@ type dfa struct {
 	rank  []int32  // the pattern of each rank
 	prog  []byte   // the patterns' bytes in rank order, each with one slot after it
 	start []uint32 // rank r's bytes are prog[start[r] : start[r+1]-1]
+	ranks []int32  // the rank of each position of prog
 	class [256]uint8
 	width uint32 // cells in a row: one per class, and the answer
 	limit int    // the cache's budget, in bytes
@@ -102,6 +103,12 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 		}
 	}
 	d.start[len(d.rank)] = uint32(len(d.prog))
+	d.ranks = make([]int32, len(d.prog))
+	for r := range d.rank {
+		for q := d.start[r]; q < d.start[r+1]; q++ {
+			d.ranks[q] = int32(r)
+		}
+	}
 	seen[Wildcard] = false
 	n := uint8(1) // class 0: the bytes no pattern names
 	for b := range seen {
@@ -148,36 +155,35 @@ func (d *dfa) account(c *cache) {
 }
 
 // rankOf returns the rank of the pattern position q is in.
-func (d *dfa) rankOf(q uint32) int32 {
-	r, ok := slices.BinarySearch(d.start, q)
-	if !ok {
-		r--
-	}
-	return int32(r)
-}
+func (d *dfa) rankOf(q uint32) int32 { return d.ranks[q] }
 
 // end returns the slot after the bytes of the pattern of rank r.
 func (d *dfa) end(r int32) uint32 { return d.start[r+1] - 1 }
 
-// closure returns the sorted, reduced set of the positions from (sorted or
-// not) and every position they reach without reading a byte, with the best
+// closure returns the sorted, reduced set of the positions from (sorted)
+// and every position they reach without reading a byte, with the best
 // rank completed: a position at a star reaches the one after it, and a
 // pattern's end completes it (an anchored pattern's end stays in the set,
 // for the input's end). from is read before out is written, so they may
 // share an array only if from comes first in it.
 func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 	out = out[:0]
+	// Each position reaches a run of positions after it (past its stars):
+	// the runs start in order, so emitting each from past the last one
+	// emitted keeps out sorted, without repeats.
+	next := uint32(0) // the least position not emitted yet
 	for _, q := range from {
-		for {
+		if q < next && len(out) > 0 {
+			continue // in the run emitted last, which reaches all of its own
+		}
+		for ; ; q++ {
 			out = append(out, q)
 			if d.prog[q] != Wildcard { // an end slot is never a star
 				break
 			}
-			q++
 		}
+		next = q + 1
 	}
-	slices.Sort(out)
-	out = slices.Compact(out)
 	// One pass in rank order: completions, pruning, and the positions
 	// before the last star reached of each pattern dropped.
 	k, r := 0, int32(-1)
@@ -271,9 +277,7 @@ func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
 			return 0, false
 		}
 		t := make([]uint32, size)
-		for i := range c.table {
-			t[i] = atomic.LoadUint32(&c.table[i])
-		}
+		copy(t, c.table) // every writer holds the mutex: no cell changes meanwhile
 		// A new object: readers of the old table go on with it, and
 		// come to this one at their next miss.
 		c = &cache{table: t, states: c.states}

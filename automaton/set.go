@@ -52,10 +52,9 @@ type Options struct {
 	// engine decides every input.
 	CacheBytes int
 	// WarmUp is about the number of inputs the linear engine decides
-	// before the DFA starts; 0 means DefaultWarmUp, and a negative value
-	// starts the DFA in Compile (its start state built). The DFA also
-	// starts as soon as the linear engine has spent, on inputs that cost it
-	// more than a DFA's pass would, about what building the DFA costs.
+	// before the DFA starts (they are counted by sampling); 0 means
+	// DefaultWarmUp, and a negative value starts the DFA in Compile (its
+	// start state built).
 	WarmUp int
 }
 
@@ -75,10 +74,10 @@ type Set struct {
 	dfa atomic.Pointer[dfa]
 
 	// The policy's state, written on rare events only (see Match).
-	spent   atomic.Int64 // the linear engine's work beyond a DFA pass, and sampled input counts
+	inputs  atomic.Int64 // inputs the linear engine decided, counted by sampling
 	probe   atomic.Int32 // after DFA give-ups: the DFA is tried on 1 input in 1<<probe
 	giveUps atomic.Int64
-	pieced  atomic.Int64 // inputs the piece matcher decided
+	pieced  atomic.Int64 // about the inputs the piece matcher decided, counted by sampling
 }
 
 // Compile prepares the patterns, substrings of text, for matching. It
@@ -167,7 +166,7 @@ func (s *Set) Match(input string) int {
 	if t.gaveUp {
 		i = s.matchPieces(input)
 	}
-	s.account(len(input), t)
+	s.account()
 	return i
 }
 
@@ -186,34 +185,17 @@ func (s *Set) tryDFA() bool {
 // random, toward WarmUp.
 const sampleShift = 4
 
-// account adds what the linear engine spent on an input of n bytes to the
-// policy's count, and starts the DFA when it is due. Work beyond a DFA
-// pass (about n steps) is added when it is large; inputs are counted by
-// sampling: so cheap inputs write nothing shared.
-func (s *Set) account(n int, t tried) {
-	if s.cacheBytes < 0 {
+// account counts an input toward WarmUp, one in 1<<sampleShift at random,
+// so that most inputs write nothing shared, and starts the DFA when they
+// are due.
+func (s *Set) account() {
+	if s.cacheBytes < 0 || rand.Uint32()&(1<<sampleShift-1) != 0 {
 		return
 	}
-	add := int64(0)
-	if excess := int64(t.work/8+4*t.candidates) - int64(n); excess > 64 {
-		add = excess
-	}
-	if rand.Uint32()&(1<<sampleShift-1) == 0 {
-		add += (1 << sampleShift) * s.unit()
-	}
-	if add == 0 && s.warmUp > 0 {
-		return
-	}
-	if spent := s.spent.Add(add); spent >= int64(s.warmUp)*s.unit()+s.size {
+	if s.inputs.Add(1<<sampleShift) >= int64(s.warmUp) {
 		s.startDFA()
 	}
 }
-
-// unit is what an input counts toward WarmUp, in units of work (about a
-// DFA step each): the DFA starts after about WarmUp inputs, or once the
-// linear engine's work beyond a DFA pass on each input passes that many
-// inputs' worth and the patterns' bytes (what laying the DFA out costs).
-func (s *Set) unit() int64 { return 64 }
 
 // startDFA builds the DFA once, and returns it.
 func (s *Set) startDFA() *dfa {
@@ -241,7 +223,9 @@ func (s *Set) matchPieces(input string) int {
 		}
 		s.mu.Unlock()
 	}
-	s.pieced.Add(1)
+	if rand.Uint32()&(1<<sampleShift-1) == 0 { // counted by sampling, as inputs are
+		s.pieced.Add(1 << sampleShift)
+	}
 	return pc.match(s, input, s.lin.index.Load())
 }
 
@@ -252,9 +236,10 @@ type Stats struct {
 	Classes  int   // DFA byte classes (0 before it starts)
 	Bytes    int   // memory held beyond the text and patterns: the index, the piece matcher, the DFA's layout and states
 	Clears   int64 // times the DFA's full cache was emptied
-	// GiveUps is the number of inputs on which the DFA gave up, Pieces the
-	// number the piece matcher decided (those, and the inputs the linear
-	// engine's tries would have cost too much).
+	// GiveUps is the number of inputs on which the DFA gave up, Pieces
+	// about the number the piece matcher decided (those, and the inputs the
+	// linear engine's tries would have cost too much), counted by sampling
+	// one in 16 so that counting writes nothing shared on most inputs.
 	GiveUps, Pieces int64
 	DFA             bool // the DFA has started
 }
@@ -281,7 +266,7 @@ func (s *Set) Bytes() int {
 		n += pc.bytes()
 	}
 	if d := s.dfa.Load(); d != nil {
-		n += 300 + len(d.prog) + 8*len(d.rank) + int(d.bytes.Load())
+		n += 300 + 5*len(d.prog) + 8*len(d.rank) + int(d.bytes.Load())
 	}
 	return n
 }
