@@ -145,15 +145,19 @@ func TestEngines_AgainstBruteForce(t *testing.T) {
 }
 
 // TestIndex_Pairs checks the index's pairs, which hold the patterns with
-// stars when they are many, against bruteBest: patterns with pieces of two
-// bytes and more over a small alphabet, so that inputs hold many pairs.
+// stars and no head past the lead when they are many, against bruteBest:
+// patterns with pieces of two bytes and more over a small alphabet, so
+// that inputs hold many pairs, every other one with an empty head.
 func TestIndex_Pairs(t *testing.T) {
 	r := rand.New(rand.NewSource(6))
 	for range 20 {
-		ps := randPats(r, minPaired+r.Intn(100), "abcd/*", 9)
+		ps := randPats(r, 2*minPaired+r.Intn(100), "abcd/*", 9)
 		for i := range ps {
 			ps[i].bytes += "*" + randInput(r, "abcd/", 4)
-			if r.Intn(2) == 0 {
+			switch {
+			case i%2 == 0:
+				ps[i].bytes = "*" + ps[i].bytes
+			case r.Intn(2) == 0:
 				ps[i].bytes = "/" + ps[i].bytes
 			}
 		}

@@ -1,6 +1,7 @@
 package automaton
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -129,10 +130,11 @@ func head(p string) string {
 // tries few of them. lead is the longest prefix that every pattern whose
 // head is not empty starts with.
 //
-//   - When several patterns have stars (minPaired), each that holds two
-//     literal bytes in a row past the lead is in pairs, under the rarest
-//     such pair it holds: an input tries the patterns of the pairs it
-//     holds.
+//   - When several patterns have stars (minPaired), those that hold two
+//     literal bytes in a row past the lead are in pairs, under the rarest
+//     such pair they hold (an input tries the patterns of the pairs it
+//     holds), but for those whose heads go past the lead and are shared by
+//     fewer patterns with stars than their rarest pair (see place).
 //   - Every other pattern whose head is longer than lead is in the bucket
 //     of its byte after it (keys[k]: order[start[k]:start[k+1]]): an
 //     input tries the patterns of its bucket whose head it starts with. A
@@ -151,8 +153,11 @@ type index struct {
 }
 
 // minSorted is the smallest bucket that is sorted and walked rather than
-// read through.
-const minSorted = 32
+// read through; a walk tries the last minWalked patterns it narrows to.
+const (
+	minSorted = 32
+	minWalked = 8
+)
 
 // minPaired is the fewest patterns with stars that are filtered by pairs:
 // below it, trying them all costs less than looking at every pair of
@@ -206,42 +211,29 @@ const (
 
 // buildIndex makes the index of s's patterns.
 func buildIndex(s *Set) *index {
-	lead, starred := leadOf(s)
-	ix := &index{lead: lead}
-	l := len(lead)
-	paired := starred >= minPaired
-	where := func(p string) int {
-		p, _ = trimStars(p, false)
-		h := head(p)
-		switch {
-		case paired && len(h) < len(p) && hasPair(p, l):
-			return inPairs
-		case len(h) > l:
-			return inBucket
-		}
-		return inAlways
-	}
-	var n [3]int
-	var counts [pairBits]uint16 // of the pairs of the patterns in pairs
+	ps := make([]placed, len(s.pats))
 	for i := range s.pats {
-		p := s.pattern(i)
-		w := where(p)
-		n[w]++
-		if w == inPairs {
-			eachPair(p, l, func(h uint16) { counts[h] = min(counts[h]+1, 1<<16-1) })
-		}
+		p, _ := trimStars(s.pattern(i), false)
+		ps[i].head = head(p)
+	}
+	ix := &index{lead: leadOf(ps)}
+	var counts [pairBits]uint16
+	ix.place(s, ps, &counts)
+	var n [3]int
+	for _, p := range ps {
+		n[p.where]++
 	}
 	bucketed := make([]uint32, 0, n[inBucket])
 	ix.always = make([]uint32, 0, n[inAlways])
 	if n[inPairs] > 0 {
 		ix.pairs = &pairIndex{keyed: make([]pairKey, 0, n[inPairs])}
 	}
-	for i := range s.pats {
-		switch p := s.pattern(i); where(p) {
+	for i, p := range ps {
+		switch p.where {
 		case inBucket:
 			bucketed = append(bucketed, uint32(i))
 		case inPairs:
-			ix.pairs.add(rarestPair(p, l, &counts), uint32(i))
+			ix.pairs.add(rarestPair(s.pattern(i), len(ix.lead), &counts), uint32(i))
 		default:
 			ix.always = append(ix.always, uint32(i))
 		}
@@ -250,33 +242,87 @@ func buildIndex(s *Set) *index {
 	if ix.pairs != nil {
 		slices.SortFunc(ix.pairs.keyed, func(a, b pairKey) int { return int(a.hash) - int(b.hash) })
 	}
-	ix.setBuckets(s, bucketed)
+	ix.setBuckets(s, bucketed, ps)
 	return ix
 }
 
-// leadOf returns the longest prefix that every pattern of s with a head
-// starts with, and how many patterns have a star.
-func leadOf(s *Set) (lead string, starred int) {
-	first := true
-	for i := range s.pats {
+// placed is a pattern's head, and where buildIndex puts it.
+type placed struct {
+	head  string
+	where uint8 // inBucket, inPairs, inAlways
+}
+
+// place says where each pattern goes, and counts the pairs of the
+// patterns that could go to pairs. A pattern with a star goes to pairs
+// when there are several such (minPaired) and it holds a pair past the
+// lead, unless it has a head past the lead that fewer patterns with stars
+// share than hold its rarest pair: so "/*?sort=" is found by a pair, and
+// "/fr/*color=" by its head "/fr/", unless a thousand patterns start
+// "/fr/*".
+func (ix *index) place(s *Set, ps []placed, counts *[pairBits]uint16) {
+	l := len(ix.lead)
+	// sameHead counts the patterns that could go to pairs by a hash of
+	// their heads, where those go past the lead: a collision counts more,
+	// which sends a pattern to pairs, never wrong.
+	var sameHead [pairBits]uint16
+	npairable := 0
+	for i := range ps {
 		p, _ := trimStars(s.pattern(i), false)
-		h := head(p)
-		if len(h) < len(p) {
-			starred++
+		h := ps[i].head
+		switch {
+		case len(h) < len(p) && hasPair(p, l):
+			ps[i].where = inPairs
+			npairable++
+			eachPair(p, l, func(h uint16) { counts[h] = min(counts[h]+1, 1<<16-1) })
+			if len(h) > l {
+				k := headHash(h)
+				sameHead[k] = min(sameHead[k]+1, 1<<16-1)
+			}
+		case len(h) > l:
+			ps[i].where = inBucket
+		default:
+			ps[i].where = inAlways
+		}
+	}
+	for i := range ps {
+		h := ps[i].head
+		if ps[i].where != inPairs {
+			continue
 		}
 		switch {
+		case npairable < minPaired && len(h) > l:
+			ps[i].where = inBucket
+		case npairable < minPaired:
+			ps[i].where = inAlways
+		case len(h) > l && sameHead[headHash(h)] <= counts[rarestPair(s.pattern(i), l, counts)]:
+			ps[i].where = inBucket
+		}
+	}
+}
+
+// headHash hashes h to pairBits bits (FNV-1a).
+func headHash(h string) uint16 {
+	x := uint32(2166136261)
+	for i := 0; i < len(h); i++ {
+		x = (x ^ uint32(h[i])) * 16777619
+	}
+	return uint16(x>>16^x) & (pairBits - 1)
+}
+
+// leadOf returns the longest prefix that every non-empty head of ps
+// starts with.
+func leadOf(ps []placed) (lead string) {
+	first := true
+	for _, p := range ps {
+		switch h := p.head; {
 		case h == "":
 		case first:
 			lead, first = h, false
 		default:
-			n := 0
-			for n < len(lead) && n < len(h) && lead[n] == h[n] {
-				n++
-			}
-			lead = lead[:n]
+			lead = lead[:commonPrefix(lead, h)]
 		}
 	}
-	return lead, starred
+	return lead
 }
 
 // rarestPair returns the pair of literal bytes of p past its first skip
@@ -293,8 +339,9 @@ func rarestPair(p string, skip int, counts *[pairBits]uint16) uint16 {
 
 // setBuckets lays out the patterns whose heads are longer than the lead
 // in buckets by their byte after it (a counting sort), and sorts each
-// bucket of more than minSorted by head.
-func (ix *index) setBuckets(s *Set, bucketed []uint32) {
+// bucket of more than minSorted by head (ps[i].head is pattern i's), a head
+// before every longer one it is a prefix of.
+func (ix *index) setBuckets(s *Set, bucketed []uint32, ps []placed) {
 	l := len(ix.lead)
 	var count [257]uint32
 	nk := 0
@@ -320,29 +367,63 @@ func (ix *index) setBuckets(s *Set, bucketed []uint32) {
 		ix.order[count[c]] = i
 		count[c]++
 	}
+	var scratch []headKey
 	for k := range ix.keys {
 		if b := ix.order[ix.start[k]:ix.start[k+1]]; len(b) > minSorted {
-			slices.SortFunc(b, func(a, b uint32) int { return compareHeads(s.pattern(int(a)), s.pattern(int(b))) })
+			if cap(scratch) < len(b) {
+				scratch = make([]headKey, len(b))
+			}
+			sortHeads(b, ps, l+1, scratch[:len(b)])
 		}
 	}
 }
 
-// compareHeads orders patterns by their heads, a head before every longer
-// one it is a prefix of.
-func compareHeads(a, b string) int {
-	for i := 0; ; i++ {
-		ea, eb := i == len(a) || a[i] == Wildcard, i == len(b) || b[i] == Wildcard
-		switch {
-		case ea && eb:
-			return 0
-		case ea:
-			return -1
-		case eb:
-			return 1
-		case a[i] != b[i]:
-			return int(a[i]) - int(b[i])
+// headKey is a pattern and the 7 bytes of its head at some depth, as
+// sortHeads compares them.
+type headKey struct {
+	key     uint64
+	pattern uint32
+}
+
+// sortHeads sorts b, patterns whose heads (ps[i].head is pattern i's) share
+// their first d bytes, by head, a head before every longer one it is a
+// prefix of: by the 7 bytes at d, and each run that shares those (and
+// goes on past them) by the 7 after, in scratch (len(b) of them). A sort
+// of numbers in an array is several times faster than one of strings
+// that share long prefixes (a site's thousands of rules under one path).
+func sortHeads(b []uint32, ps []placed, d int, scratch []headKey) {
+	for k, i := range b {
+		scratch[k] = headKey{key7(ps[i].head, d), i}
+	}
+	slices.SortFunc(scratch, func(x, y headKey) int { return cmp.Compare(x.key, y.key) })
+	for k, e := range scratch {
+		b[k] = e.pattern
+	}
+	for lo := 0; lo < len(b); {
+		hi := lo + 1
+		for hi < len(b) && scratch[hi].key == scratch[lo].key {
+			hi++
+		}
+		if hi-lo > 1 && scratch[lo].key&0xFF == 8 { // they go on past these 7 bytes
+			sortHeads(b[lo:hi], ps, d+7, scratch[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// key7 returns head's 7 bytes from d (zeros past its end) in its top 56
+// bits, and in its low 8 bits how many bytes it has from d, at most 8: a
+// head that ends there orders before every longer one, also one that goes
+// on with zeros.
+func key7(head string, d int) uint64 {
+	var k uint64
+	for j := range 7 {
+		k <<= 8
+		if d+j < len(head) {
+			k |= uint64(head[d+j])
 		}
 	}
+	return k<<8 | uint64(min(max(len(head)-d, 0), 8))
 }
 
 // add puts pattern i under hash h.
@@ -409,7 +490,8 @@ func (ix *index) bucket(x string) []uint32 {
 // with (and with the other patterns of a small bucket, read through), of a
 // sorted one by a walk: the patterns whose heads share x's first d bytes are a range of
 // it, those whose heads end there first; the range for d+1 is found by
-// two binary searches on byte d. It returns the steps it took.
+// two binary searches on byte d, until it holds few enough to try them
+// all (minWalked). It returns the steps it took.
 func (s *Set) heads(ix *index, x string, fn func(uint32)) int {
 	b := ix.bucket(x)
 	if len(b) <= minSorted { // fn tries each, and a try reads the head first
@@ -421,6 +503,12 @@ func (s *Set) heads(ix *index, x string, fn func(uint32)) int {
 	steps := 0
 	lo, hi := 0, len(b)
 	for d := len(ix.lead) + 1; lo < hi; d++ {
+		if hi-lo <= minWalked {
+			for _, i := range b[lo:hi] {
+				fn(i)
+			}
+			break
+		}
 		for lo < hi {
 			if p := s.pattern(int(b[lo])); len(p) != d && p[d] != Wildcard {
 				break

@@ -451,7 +451,7 @@ func prepareCommon(lib Library, files []corpusFile, common []int) []func(string)
 }
 
 // warmUp decides the URLs of each file numbered in common, again and again,
-// until the file has decided more than automaton.DefaultWarmUp of them:
+// until the file has decided more than twice automaton.DefaultWarmUp of them:
 // our engine's matchers are then past their warm-up, in which they decide
 // without building states, and have built the states of the file's URLs.
 // Other libraries decide a few more times, untimed.
@@ -461,12 +461,14 @@ func warmUp(decide []func(string) bool, files []corpusFile, common []int) {
 	}
 }
 
-// pastWarmUp decides urls, again and again, until more than
+// pastWarmUp decides urls, again and again, until more than twice
 // automaton.DefaultWarmUp of them were decided (none when there are none):
-// our engine's matcher is then past its warm-up and has built the states
-// the URLs visit, the steady state a benchmark of decisions measures.
+// our engine's matcher is then past its warm-up (which counts inputs by
+// sampling, so that it ends after about DefaultWarmUp of them, not
+// exactly) and has built the states the URLs visit, the steady state a
+// benchmark of decisions measures.
 func pastWarmUp(decide func(string) bool, urls []string) {
-	for n := 0; n <= automaton.DefaultWarmUp && len(urls) > 0; n += len(urls) {
+	for n := 0; n <= 2*automaton.DefaultWarmUp && len(urls) > 0; n += len(urls) {
 		for _, u := range urls {
 			sinkBool = decide(u)
 		}
