@@ -63,8 +63,7 @@ type Options struct {
 	// its rules, before its automaton's DFA starts building states; 0
 	// means automaton.DefaultWarmUp, and a negative value starts the DFA
 	// at the first URL. A crawler decides fewer URLs than that on most
-	// files, and so keeps no states for them. The DFA starts sooner on a
-	// file whose rules cost each URL many tries (see package automaton).
+	// files, and so keeps no states for them (see package automaton).
 	WarmUp int
 }
 
