@@ -346,7 +346,7 @@ func (ix *index) setBuckets(s *Set, bucketed []uint32, ps []placed) {
 	var count [257]uint32
 	nk := 0
 	for _, i := range bucketed {
-		c := s.pattern(int(i))[l]
+		c := int(s.pattern(int(i))[l]) // an int: count[c+1] for the byte 0xFF
 		if count[c+1] == 0 {
 			nk++
 		}
