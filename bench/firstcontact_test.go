@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"os"
 	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/engine"
@@ -26,16 +25,13 @@ func firstContactBodies(b *testing.B) [][]byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var bodies [][]byte
-	for i, f := range files {
-		if testing.Short() && i%10 != 0 {
-			continue
-		}
-		body, err := os.ReadFile(f.Path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		bodies = append(bodies, body)
+	every := 1
+	if testing.Short() {
+		every = 10
+	}
+	bodies, err := corpus.Bodies(files, every)
+	if err != nil {
+		b.Fatal(err)
 	}
 	return bodies
 }

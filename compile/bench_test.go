@@ -122,14 +122,13 @@ func BenchmarkParse_Corpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var bodies [][]byte
+	bodies, err := corpus.Bodies(files, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var size int64
-	for _, f := range files {
-		body, err := os.ReadFile(f.Path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		bodies, size = append(bodies, body), size+int64(len(body))
+	for _, body := range bodies {
+		size += int64(len(body))
 	}
 	opts := Options{Semantics: Google, MaxFileSize: 64 << 20}
 	b.SetBytes(size)

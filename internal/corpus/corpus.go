@@ -166,6 +166,21 @@ func (f File) Read() (body []byte, urls []string, err error) {
 	return body, urls, err
 }
 
+// Bodies returns the bodies of one in every of files (1: all of them), in
+// their order: what the benchmarks that hold the whole corpus in memory
+// read.
+func Bodies(files []File, every int) ([][]byte, error) {
+	var bodies [][]byte
+	for i := 0; i < len(files); i += max(every, 1) {
+		body, err := os.ReadFile(files[i].Path)
+		if err != nil {
+			return nil, err
+		}
+		bodies = append(bodies, body)
+	}
+	return bodies, nil
+}
+
 // ReadLines returns the non-empty lines of a URL list.
 func ReadLines(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
