@@ -13,13 +13,15 @@ import (
 // It matches when the input starts with its head, each piece occurs after
 // the one before (the leftmost occurrence is never worse), and the tail
 // ends the input after the last piece. One pass of an Aho-Corasick
-// automaton over the distinct pieces finds every occurrence; a pattern
-// waits, in a queue of the piece it needs next, from the position that
-// piece may start at, and an occurrence of the piece moves every pattern
-// waiting for it long enough one piece on. Cost per input of n bytes: O(n)
-// automaton steps, plus the pieces that end at each byte (at most the
-// number of distinct piece lengths), plus O(1) for each piece of each
-// pattern whose head the input starts with.
+// automaton over the distinct pieces finds every occurrence. A pattern
+// starts at the first occurrence of its first piece past its head (the
+// patterns of each first piece are listed by head length, so that an
+// occurrence starts those whose heads it is past); from then on it waits,
+// in a queue of the piece it needs next, and an occurrence of that piece
+// moves it one piece on. A pattern with no piece is decided at once. Cost
+// per input of n bytes: O(n) automaton steps, plus the pieces that end at
+// each byte (at most the number of distinct piece lengths), plus O(1) for
+// each piece of each pattern whose first piece the input holds.
 
 // pieces is the piece matcher of a Set, built once and then read only.
 type pieces struct {
@@ -27,6 +29,15 @@ type pieces struct {
 	// automaton (a piece is the node that spells it).
 	at  []uint32
 	ids []int32
+	// head[i] and tail[i] are the lengths of pattern i's head and tail
+	// (segments'); head[i] is the pattern's length when it has no star.
+	head, tail []uint16
+	// The patterns whose first piece node v spells are
+	// firsts[firstAt[v]:firstAt[v+1]], by head length; plain are those
+	// with no piece.
+	firstAt []uint32
+	firsts  []int32
+	plain   []int32
 
 	// The automaton, its nodes numbered breadth first so that node v's
 	// children are the nodes first[v] to first[v+1]-1, sorted by label
@@ -46,7 +57,7 @@ type pieces struct {
 
 func (pc *pieces) bytes() int {
 	n := len(pc.label)
-	return 1200 + 4*(len(pc.at)+len(pc.ids)) + n*(1+4+4+4+4+1)
+	return 1200 + 4*(len(pc.at)+len(pc.ids)+len(pc.head)+len(pc.firsts)+len(pc.plain)) + n*(1+4+4+4+4+4+1)
 }
 
 // segments returns pattern p's head, its pieces (appended to buf) and its
@@ -80,14 +91,16 @@ func segments(p string, anchored bool, buf []string) (h string, ps []string, tai
 
 // buildPieces makes the piece matcher of s's patterns.
 func buildPieces(s *Set) *pieces {
-	pc := &pieces{at: make([]uint32, 1, len(s.pats)+1)}
+	pc := &pieces{at: make([]uint32, 1, len(s.pats)+1), head: make([]uint16, len(s.pats)), tail: make([]uint16, len(s.pats))}
 	var all []string // every pattern's pieces, in order
 	var buf []string
 	for i := range s.pats {
 		p := s.pats[i]
-		_, buf, _, _ = segments(s.text[p.Start:p.end()], p.Anchored, buf[:0])
+		var h, tail string
+		h, buf, tail, _ = segments(s.text[p.Start:p.end()], p.Anchored, buf[:0])
 		all = append(all, buf...)
 		pc.at = append(pc.at, uint32(len(all)))
+		pc.head[i], pc.tail[i] = uint16(len(h)), uint16(len(tail))
 	}
 	distinct := slices.Clone(all)
 	slices.Sort(distinct)
@@ -99,7 +112,36 @@ func buildPieces(s *Set) *pieces {
 		pc.ids[k] = spells[j]
 	}
 	pc.buildLinks()
+	pc.listFirsts(s)
 	return pc
+}
+
+// listFirsts lists the patterns by their first piece (a counting sort of
+// them ordered by head length), and those with no piece.
+func (pc *pieces) listFirsts(s *Set) {
+	byHead := make([]int32, 0, len(s.pats))
+	for i := range s.pats {
+		if pc.at[i] == pc.at[i+1] {
+			pc.plain = append(pc.plain, int32(i))
+		} else {
+			byHead = append(byHead, int32(i))
+		}
+	}
+	slices.SortStableFunc(byHead, func(a, b int32) int { return int(pc.head[a]) - int(pc.head[b]) })
+	pc.firstAt = make([]uint32, len(pc.label)+1)
+	for _, i := range byHead {
+		pc.firstAt[pc.ids[pc.at[i]]+1]++
+	}
+	for v := range len(pc.label) {
+		pc.firstAt[v+1] += pc.firstAt[v]
+	}
+	pc.firsts = make([]int32, len(byHead))
+	next := slices.Clone(pc.firstAt[:len(pc.label)])
+	for _, i := range byHead {
+		v := pc.ids[pc.at[i]]
+		pc.firsts[next[v]] = i
+		next[v]++
+	}
 }
 
 // buildTrie lays out the trie of the sorted distinct pieces breadth first
@@ -215,17 +257,18 @@ type waiter struct {
 	pattern, k, req, next int32
 }
 
-// pieceScratch is the per-input state of the piece matcher. A queue of a
-// node is valid only when its stamp is the input's (gen), so nothing is
-// cleared between inputs.
+// pieceScratch is the per-input state of the piece matcher. A node's
+// queue and its cursor in the node's first-piece list are valid only when
+// its stamp is the input's (gen), so nothing is cleared between inputs.
 type pieceScratch struct {
 	gen          uint32
 	stamp        []uint32
 	qhead, qtail []int32
+	cursor       []uint32
 	waiters      []waiter
-	startAt      []int32 // per position of the input, the first waiter to start there (-1: none)
-	live         int     // waiters in queues or still to start
-	buf          []string
+	// The input is read no further once no pattern waits in a queue
+	// (live) and none is still to start (pending).
+	live, pending int
 }
 
 var pieceScratchPool = sync.Pool{New: func() any { return new(pieceScratch) }}
@@ -240,37 +283,34 @@ type pieceRun struct {
 	sc   *pieceScratch
 }
 
-// match returns the best pattern of s matching x, among those the index ix
-// says could (every pattern when ix is nil).
+// match returns the best pattern of s matching x. The patterns with no
+// piece are decided first: those the index ix says could match (every one
+// when ix is nil).
 func (pc *pieces) match(s *Set, x string, ix *index) int {
 	sc := pieceScratchPool.Get().(*pieceScratch)
 	defer pieceScratchPool.Put(sc) // sc, not r.sc: x, in r, is not kept
-	sc.reset(len(pc.label), len(x))
+	sc.reset(len(pc.label))
+	sc.live, sc.pending = 0, len(pc.firsts)
 	r := pieceRun{pc: pc, s: s, x: x, best: NoMatch, sc: sc}
 	switch {
 	case ix == nil:
-		for i := range s.pats {
-			r.start(int32(i))
+		for _, i := range pc.plain {
+			r.decide(i)
 		}
 	default:
-		start := func(i uint32) { r.start(int32(i)) }
-		s.heads(ix, x, start)
+		decide := func(i uint32) { r.decide(int32(i)) }
+		s.heads(ix, x, decide)
 		if ix.pairs != nil {
 			for _, k := range ix.pairs.keyed {
-				start(k.pattern)
+				decide(k.pattern)
 			}
 		}
 		for _, i := range ix.always {
-			start(i)
+			decide(i)
 		}
 	}
 	v := int32(0)
-	for e := 0; e < len(x) && r.sc.live > 0; e++ {
-		for w := r.sc.startAt[e]; w >= 0; {
-			next := r.sc.waiters[w].next
-			r.sc.push(pc.ids[pc.at[r.sc.waiters[w].pattern]], w)
-			w = next
-		}
+	for e := 0; e < len(x) && sc.live+sc.pending > 0; e++ {
 		v = pc.step(v, x[e])
 		u := v
 		if !pc.piece[u] {
@@ -288,99 +328,106 @@ func (r *pieceRun) better(i int32) bool {
 	return r.best == NoMatch || r.s.compareRank(uint32(i), uint32(r.best)) < 0
 }
 
-// start begins pattern i on the input: decided at once when it has no
-// piece, else waiting for its first piece after its head.
-func (r *pieceRun) start(i int32) {
-	if !r.better(i) {
+// decide decides pattern i, if it has no piece, on the input.
+func (r *pieceRun) decide(i int32) {
+	pc, p, x := r.pc, r.s.pats[i], r.x
+	if pc.at[i] != pc.at[i+1] || !r.better(i) {
 		return
 	}
-	p, x := r.s.pats[i], r.x
-	h, ps, tail, literal := segments(r.s.text[p.Start:p.end()], p.Anchored, r.sc.buf[:0])
-	r.sc.buf = ps[:0]
+	h := r.s.text[p.Start : p.Start+uint32(pc.head[i])]
 	switch {
 	case !strings.HasPrefix(x, h):
-	case literal:
+	case len(h) == int(p.Len): // no star
 		if !p.Anchored || len(x) == len(h) {
 			r.best = int(i)
 		}
-	case len(ps) == 0:
-		if len(x)-len(tail) >= len(h) && strings.HasSuffix(x, tail) {
-			r.best = int(i)
-		}
-	default:
-		r.sc.wait(waiter{pattern: i, req: int32(len(h)), next: -1})
+	case len(x)-int(pc.tail[i]) >= len(h) && strings.HasSuffix(x, r.tail(i)):
+		r.best = int(i)
 	}
+}
+
+// tail returns pattern i's tail.
+func (r *pieceRun) tail(i int32) string {
+	p := r.s.pats[i]
+	return r.s.text[p.end()-uint32(r.pc.tail[i]) : p.end()]
 }
 
 // occurs moves on the patterns waiting for the piece node u spells, which
-// occurs ending at byte e, long enough: to their next piece, or to their
-// end (the tail, if any, ending the input after it).
+// occurs ending at byte e, long enough, and starts the patterns whose
+// first piece it is and whose heads it is past: each to its next piece,
+// or to its end (the tail, if any, ending the input after it).
 func (r *pieceRun) occurs(u int32, e int) {
 	pc, sc := r.pc, r.sc
+	sc.touch(u, pc.firstAt[u])
 	from := int32(e) + 1 - pc.depth[u]
-	for sc.stamp[u] == sc.gen && sc.qhead[u] >= 0 && sc.waiters[sc.qhead[u]].req <= from {
-		w := sc.pop(u)
-		i := sc.waiters[w].pattern
-		if !r.better(i) {
-			continue
+	for ; sc.cursor[u] < pc.firstAt[u+1]; sc.cursor[u]++ {
+		i := pc.firsts[sc.cursor[u]]
+		if int32(pc.head[i]) > from {
+			break // it and the rest start at a later occurrence
 		}
-		k := sc.waiters[w].k + 1
-		if at := pc.at[i] + uint32(k); at < pc.at[i+1] {
-			sc.waiters[w].k, sc.waiters[w].req = k, int32(e)+1
-			sc.push(pc.ids[at], w)
-			sc.live++
-			continue
-		}
+		sc.pending--
 		p := r.s.pats[i]
-		if _, _, tail, _ := segments(r.s.text[p.Start:p.end()], p.Anchored, sc.buf[:0]); len(r.x)-len(tail) > e && strings.HasSuffix(r.x, tail) {
-			r.best = int(i)
+		if r.better(i) && strings.HasPrefix(r.x, r.s.text[p.Start:p.Start+uint32(pc.head[i])]) {
+			r.moveOn(i, 0, e)
+		}
+	}
+	for sc.qhead[u] >= 0 && sc.waiters[sc.qhead[u]].req <= from {
+		w := sc.pop(u)
+		if i := sc.waiters[w].pattern; r.better(i) {
+			r.moveOn(i, sc.waiters[w].k, e)
 		}
 	}
 }
 
-// reset readies sc for an input of n bytes over an automaton of nodes
-// nodes.
-func (sc *pieceScratch) reset(nodes, n int) {
+// moveOn moves pattern i, whose piece k ends at byte e, to its next piece,
+// or, past its last, decides it by its tail.
+func (r *pieceRun) moveOn(i, k int32, e int) {
+	pc, sc := r.pc, r.sc
+	if at := pc.at[i] + uint32(k+1); at < pc.at[i+1] {
+		u := pc.ids[at]
+		sc.touch(u, pc.firstAt[u])
+		sc.push(u, waiter{pattern: i, k: k + 1, req: int32(e) + 1, next: -1})
+		return
+	}
+	if len(r.x)-int(pc.tail[i]) > e && strings.HasSuffix(r.x, r.tail(i)) {
+		r.best = int(i)
+	}
+}
+
+// reset readies sc for an input, over an automaton of nodes nodes.
+func (sc *pieceScratch) reset(nodes int) {
 	sc.gen++
 	if len(sc.stamp) < nodes || sc.gen == 0 {
 		sc.stamp = make([]uint32, nodes)
 		sc.qhead, sc.qtail = make([]int32, nodes), make([]int32, nodes)
+		sc.cursor = make([]uint32, nodes)
 		sc.gen = 1
 	}
-	if cap(sc.startAt) < n+1 {
-		sc.startAt = make([]int32, n+1)
-	}
-	sc.startAt = sc.startAt[:n+1]
-	for i := range sc.startAt {
-		sc.startAt[i] = -1
-	}
-	sc.waiters, sc.live = sc.waiters[:0], 0
+	sc.waiters = sc.waiters[:0]
 }
 
-// wait adds w, to start waiting for its first piece at w.req.
-func (sc *pieceScratch) wait(w waiter) {
-	if int(w.req) >= len(sc.startAt)-1 {
-		return // no piece fits after the head
+// touch makes node u's queue (empty) and its cursor (first) the input's,
+// unless they are already.
+func (sc *pieceScratch) touch(u int32, first uint32) {
+	if sc.stamp[u] != sc.gen {
+		sc.stamp[u], sc.qhead[u], sc.cursor[u] = sc.gen, -1, first
 	}
-	w.next = sc.startAt[w.req]
-	sc.startAt[w.req] = int32(len(sc.waiters))
+}
+
+// push appends w to the queue of node u (touched).
+func (sc *pieceScratch) push(u int32, w waiter) {
+	k := int32(len(sc.waiters))
 	sc.waiters = append(sc.waiters, w)
 	sc.live++
-}
-
-// push appends waiter w to the queue of node u.
-func (sc *pieceScratch) push(u, w int32) {
-	sc.waiters[w].next = -1
-	if sc.stamp[u] != sc.gen || sc.qhead[u] < 0 {
-		sc.stamp[u], sc.qhead[u] = sc.gen, w
+	if sc.qhead[u] < 0 {
+		sc.qhead[u] = k
 	} else {
-		sc.waiters[sc.qtail[u]].next = w
+		sc.waiters[sc.qtail[u]].next = k
 	}
-	sc.qtail[u] = w
+	sc.qtail[u] = k
 }
 
-// pop removes the first waiter of u's queue and returns it: it is no
-// longer live until pushed again.
+// pop removes the first waiter of u's queue and returns it.
 func (sc *pieceScratch) pop(u int32) int32 {
 	w := sc.qhead[u]
 	sc.qhead[u] = sc.waiters[w].next
