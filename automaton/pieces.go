@@ -92,24 +92,45 @@ func segments(p string, anchored bool, buf []string) (h string, ps []string, tai
 // buildPieces makes the piece matcher of s's patterns.
 func buildPieces(s *Set) *pieces {
 	pc := &pieces{at: make([]uint32, 1, len(s.pats)+1), head: make([]uint16, len(s.pats)), tail: make([]uint16, len(s.pats))}
-	var all []string // every pattern's pieces, in order
+	// Every pattern's pieces in order, by their number among the distinct
+	// pieces (a set of tens of thousands of patterns has few of those).
+	var all []int32
+	number := map[string]int32{}
+	var distinct []string
 	var buf []string
 	for i := range s.pats {
 		p := s.pats[i]
 		var h, tail string
 		h, buf, tail, _ = segments(s.text[p.Start:p.end()], p.Anchored, buf[:0])
-		all = append(all, buf...)
+		for _, x := range buf {
+			k, ok := number[x]
+			if !ok {
+				k = int32(len(distinct))
+				number[x] = k
+				distinct = append(distinct, x)
+			}
+			all = append(all, k)
+		}
 		pc.at = append(pc.at, uint32(len(all)))
 		pc.head[i], pc.tail[i] = uint16(len(h)), uint16(len(tail))
 	}
-	distinct := slices.Clone(all)
-	slices.Sort(distinct)
-	distinct = slices.Compact(distinct)
-	spells := pc.buildTrie(distinct)
+	order := make([]int32, len(distinct)) // the distinct pieces, sorted
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(distinct[a], distinct[b]) })
+	sorted := make([]string, len(order))
+	for j, k := range order {
+		sorted[j] = distinct[k]
+	}
+	spells := pc.buildTrie(sorted)
+	node := make([]int32, len(distinct)) // of each distinct piece
+	for j, k := range order {
+		node[k] = spells[j]
+	}
 	pc.ids = make([]int32, len(all))
-	for k, x := range all {
-		j, _ := slices.BinarySearch(distinct, x)
-		pc.ids[k] = spells[j]
+	for k, d := range all {
+		pc.ids[k] = node[d]
 	}
 	pc.buildLinks()
 	pc.listFirsts(s)
