@@ -22,8 +22,8 @@
 // engine's tries cost each pattern tried one pass over the input at most,
 // bounded per input; the piece matcher costs one automaton step per input byte
 // plus the pieces that end at each byte (at most the number of distinct
-// piece lengths) and O(1) per piece of each pattern whose head the input
-// starts with, whatever the patterns alive. On states already built, the
+// piece lengths) and O(1) per piece of each pattern whose first piece the
+// input holds, whatever the patterns alive. On states already built, the
 // DFA costs one table load a byte and stops as soon as the answer is
 // final. Memory: the index 4 bytes a pattern; the piece matcher about 20
 // bytes a byte of distinct piece, built on first use; the DFA's states at
