@@ -310,8 +310,7 @@ type pieceRun struct {
 func (pc *pieces) match(s *Set, x string, ix *index) int {
 	sc := pieceScratchPool.Get().(*pieceScratch)
 	defer pieceScratchPool.Put(sc) // sc, not r.sc: x, in r, is not kept
-	sc.reset(len(pc.label))
-	sc.live, sc.pending = 0, len(pc.firsts)
+	sc.reset(len(pc.label), len(pc.firsts))
 	r := pieceRun{pc: pc, s: s, x: x, best: NoMatch, sc: sc}
 	switch {
 	case ix == nil:
@@ -415,8 +414,9 @@ func (r *pieceRun) moveOn(i, k int32, e int) {
 	}
 }
 
-// reset readies sc for an input, over an automaton of nodes nodes.
-func (sc *pieceScratch) reset(nodes int) {
+// reset readies sc for an input, over an automaton of nodes nodes, with
+// pending patterns to start.
+func (sc *pieceScratch) reset(nodes, pending int) {
 	sc.gen++
 	if len(sc.stamp) < nodes || sc.gen == 0 {
 		sc.stamp = make([]uint32, nodes)
@@ -425,6 +425,7 @@ func (sc *pieceScratch) reset(nodes int) {
 		sc.gen = 1
 	}
 	sc.waiters = sc.waiters[:0]
+	sc.live, sc.pending = 0, pending
 }
 
 // touch makes node u's queue (empty) and its cursor (first) the input's,
