@@ -12,7 +12,7 @@ import (
 // builder is one, a test's recorder another.
 //
 // scan calls the methods in line order, at most one of UserAgent, Rule,
-// Sitemap, Extension, Blank and Unreadable per line; a comment-only line
+// Sitemap, Extension, Usage, Blank and Unreadable per line; a comment-only line
 // calls none. The diagnostics scan finds on a line are reported before that
 // line's other call, so a handler that appends diagnostics keeps them sorted
 // by line. The strings passed to a handler are substrings of the body as
@@ -22,6 +22,7 @@ type handler interface {
 	Rule(line int, kind RuleKind, value string) // value trimmed, comment cut; may be empty
 	Sitemap(line int, value string)
 	Extension(line int, key, value string) // key lower-cased
+	Usage(line int, value string)          // a content-usage line (docs/SEMANTICS.md section 7)
 	Blank(line int)                        // an empty or white-space-only line (comment-only lines are not blank)
 	Unreadable(line int)                   // a line with text that is no directive (HTML, no key, no colon); a diagnostic said why
 	Diagnostic(d Diagnostic)
@@ -99,8 +100,12 @@ var keywords = [...]keyword{
 // not reported as unknown, and their lower-case key costs no allocation.
 var knownExtensions = [...]string{
 	"crawl-delay", "request-rate", "visit-time", "host", "clean-param",
-	"noindex", "noarchive", "nofollow", "content-signal", "content-usage",
+	"noindex", "noarchive", "nofollow", "content-signal", usageKey,
 }
+
+// usageKey is the key of a content-usage line: extensionKey knows it, and
+// the line is given to the handler's Usage, not Extension.
+const usageKey = "content-usage"
 
 // classifyKey returns the directive key stands for and whether key is a
 // typo (or an extension) of the canonical key rather than the key itself.
@@ -389,6 +394,10 @@ func (sc *scanner) line(num, start, end int) {
 		sc.h.Sitemap(num, value)
 	default:
 		k, known := extensionKey(key)
+		if k == usageKey {
+			sc.h.Usage(num, value)
+			return
+		}
 		if !known {
 			sc.diag(num, DiagUnknownKey, content, msgUnknownKey)
 		}
@@ -493,13 +502,13 @@ type builder struct {
 
 	// The scratch records, a group's parts contiguous in each, in group
 	// order; the open group is agents[agent0:], rules[rule0:],
-	// exts[ext0:]. The last group with rules before it had
+	// exts[ext0:], usages[usage0:]. The last group with rules before it had
 	// rules[last0:lastEnd].
-	agents, rules, exts, sitemaps []rec
-	groups                        []Group
-	diags                         []Diagnostic
-	agent0, rule0, ext0           int
-	last0, lastEnd                int
+	agents, rules, exts, usages, sitemaps []rec
+	groups                                []Group
+	diags                                 []Diagnostic
+	agent0, rule0, ext0, usage0           int
+	last0, lastEnd                        int
 	// text is what the File keeps of the body: the values, a rule's
 	// followed by its pattern when normalising rewrote it, an extension's
 	// after its key (see rec).
@@ -526,6 +535,7 @@ func (b *builder) reset() {
 		rules:    pooled(b.rules, sizeofRec),
 		agents:   pooled(b.agents, sizeofRec),
 		exts:     pooled(b.exts, sizeofRec),
+		usages:   pooled(b.usages, sizeofRec),
 		groups:   pooled(b.groups, sizeofGroup),
 		sitemaps: pooled(b.sitemaps, sizeofRec),
 		diags:    pooled(b.diags, sizeofDiag),
@@ -558,11 +568,11 @@ func (b *builder) finish() {
 	if len(b.diags) > 0 {
 		f.Diagnostics = append([]Diagnostic(nil), b.diags...)
 	}
-	nr, na, ne := len(b.rules), len(b.agents), len(b.exts)
+	nr, na, ne, nu := len(b.rules), len(b.agents), len(b.exts), len(b.usages)
 	d := &f.data
-	if n := nr + na + ne + len(b.sitemaps); n > 0 {
+	if n := nr + na + ne + nu + len(b.sitemaps); n > 0 {
 		d.recs = make([]rec, 0, n)
-		d.recs = append(append(append(append(d.recs, b.rules...), b.agents...), b.exts...), b.sitemaps...)
+		d.recs = append(append(append(append(append(d.recs, b.rules...), b.agents...), b.exts...), b.usages...), b.sitemaps...)
 	}
 	d.text = string(b.text)
 	if len(b.groups) > 0 {
@@ -570,11 +580,12 @@ func (b *builder) finish() {
 	}
 	for i := range f.Groups {
 		g := &f.Groups[i]
-		g.Rules.d, g.Agents.d, g.Extensions.d = d, d, d
+		g.Rules.d, g.Agents.d, g.Extensions.d, g.Usages.d = d, d, d, d
 		g.Agents.at += uint32(nr)
 		g.Extensions.at += uint32(nr + na)
+		g.Usages.at += uint32(nr + na + ne)
 	}
-	f.Sitemaps = Sitemaps{run{d: d, at: uint32(nr + na + ne), n: uint32(len(b.sitemaps))}}
+	f.Sitemaps = Sitemaps{run{d: d, at: uint32(nr + na + ne + nu), n: uint32(len(b.sitemaps))}}
 }
 
 // closeGroup ends the open group. Its views hold the offsets of its parts
@@ -588,12 +599,13 @@ func (b *builder) closeGroup() {
 		Agents:        Agents{span(b.agent0, len(b.agents))},
 		Rules:         Rules{span(b.rule0, len(b.rules))},
 		Extensions:    Extensions{span(b.ext0, len(b.exts))},
+		Usages:        Usages{span(b.usage0, len(b.usages))},
 		EmptyRuleLine: b.emptyRule,
 	})
 	if len(b.rules) > b.rule0 {
 		b.last0, b.lastEnd = b.rule0, len(b.rules)
 	}
-	b.agent0, b.rule0, b.ext0 = len(b.agents), len(b.rules), len(b.exts)
+	b.agent0, b.rule0, b.ext0, b.usage0 = len(b.agents), len(b.rules), len(b.exts), len(b.usages)
 	b.open = false
 	b.emptyRule = 0
 }
@@ -711,6 +723,35 @@ func (b *builder) Extension(line int, key, value string) {
 	b.mayJoin(line, key)
 }
 
+// Usage keeps a content-usage line in the open group. In RFC9309 it is a
+// rule, as the attach draft's ABNF extends RFC 9309's rule: it ends the
+// group's user-agent lines. In Google and Koster1996 it is a key that is
+// no rule, as an extension's (docs/SEMANTICS.md section 7).
+func (b *builder) Usage(line int, value string) {
+	if !b.open {
+		b.seen.outsideExts++
+		b.outside(line, usageKey, ": it belongs to no group")
+		return
+	}
+	if b.sem == RFC9309 {
+		b.sawRule = true
+	} else {
+		b.mayJoin(line, usageKey)
+	}
+	// The path's pattern follows the value in the text when normalising
+	// rewrites it, as a rule's does.
+	at := b.keep(value)
+	n := 0
+	if path := UsagePath(value); path != "" {
+		m := patternMode(b.sem)
+		if first := firstChange(path, m); first >= 0 {
+			b.text = appendCanonical(b.text, path, first, m)
+			n = len(b.text) - at - len(value)
+		}
+	}
+	b.usages = append(b.usages, usageRec(at, line, len(value), n))
+}
+
 func (b *builder) Unreadable(line int) { b.mayJoin(line, "") }
 
 // Blank ends the record in Koster1996 (a blank line separates records in
@@ -720,7 +761,7 @@ func (b *builder) Blank(line int) {
 	if b.sem != Koster1996 || !b.open {
 		return
 	}
-	if !b.sawRule && len(b.exts) == b.ext0 {
+	if !b.sawRule && len(b.exts) == b.ext0 && len(b.usages) == b.usage0 {
 		first := b.agents[b.agent0].lineOf()
 		b.agents = b.agents[:b.agent0]
 		b.open = false

@@ -35,6 +35,10 @@ func (r *recorder) Extension(line int, key, value string) {
 	r.events = append(r.events, fmt.Sprintf("%d ext %q %q", line, key, value))
 }
 
+func (r *recorder) Usage(line int, value string) {
+	r.events = append(r.events, fmt.Sprintf("%d content-usage %q", line, value))
+}
+
 func (r *recorder) Blank(line int) { r.events = append(r.events, fmt.Sprintf("%d blank", line)) }
 
 func (r *recorder) Unreadable(line int) {
@@ -192,6 +196,10 @@ func TestRFC9309_ScanOtherRecords(t *testing.T) {
 	var want []string
 	for i, k := range knownExtensions {
 		fmt.Fprintf(&body, "%s: v%d\n", strings.ToUpper(k[:1])+k[1:], i)
+		if k == usageKey { // a line of its own (docs/SEMANTICS.md section 7)
+			want = append(want, fmt.Sprintf("%d content-usage \"v%d\"", i+1, i))
+			continue
+		}
 		want = append(want, fmt.Sprintf("%d ext %q \"v%d\"", i+1, k, i))
 	}
 	n := len(knownExtensions)
@@ -336,6 +344,7 @@ func (c *countHandler) UserAgent(int, string)         { c.n++ }
 func (c *countHandler) Rule(int, RuleKind, string)    { c.n++ }
 func (c *countHandler) Sitemap(int, string)           { c.n++ }
 func (c *countHandler) Extension(int, string, string) { c.n++ }
+func (c *countHandler) Usage(int, string)             { c.n++ }
 func (c *countHandler) Blank(int)                     { c.n++ }
 func (c *countHandler) Unreadable(int)                { c.n++ }
 func (c *countHandler) Diagnostic(Diagnostic)         { c.n++ }

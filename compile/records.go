@@ -21,6 +21,9 @@ import "fmt"
 //	           (AgentName's result is a prefix of the value)
 //	extension: the key, a bytes at at (lower case); the value, b bytes
 //	           after the key
+//	usage:     the value, a bytes at at; its path's pattern, b bytes
+//	           after the value, or the path itself (UsagePath) when b is
+//	           0
 //	sitemap:   the URL, a bytes at at
 //
 // The widths hold for any file Parse reads: a value is at most
@@ -232,6 +235,86 @@ func (es Extensions) String() string { return fmt.Sprint(es.Slice()) }
 
 // Equal reports whether es and o hold the same lines in the same order.
 func (es Extensions) Equal(o Extensions) bool { return equalRuns(es.run, o.run, es.At, o.At) }
+
+// Usages are content-usage lines in file order (a group's, or a
+// Selection's): a view of a File's records, as Rules are. The zero value
+// holds none.
+type Usages struct{ run }
+
+// usageRec returns the record of a content-usage line whose value of
+// valLen bytes starts at offset at of the text, followed there by its
+// path's pattern of patLen bytes when normalising rewrote it (0 when the
+// pattern is the path, or there is no path).
+func usageRec(at, line, valLen, patLen int) rec {
+	return rec{at: uint32(at), line: uint32(line), a: uint16(valLen), b: uint16(patLen)}
+}
+
+// At returns the i-th content-usage line. It panics if i is out of range.
+func (us Usages) At(i int) Usage {
+	r := us.rec(i)
+	value := us.d.str(r.at, r.a)
+	path := UsagePath(value)
+	return Usage{Pattern: us.pattern(r), Path: path, Statement: trimSpace(value[len(path):]), Value: value, Line: r.lineOf()}
+}
+
+// Pattern returns the pattern of the i-th line: At(i).Pattern.
+func (us Usages) Pattern(i int) string { return us.pattern(us.rec(i)) }
+
+// PatternSpan returns where the pattern of the i-th line is in Text():
+// Pattern(i) is Text()[start:end], empty when the line has no path.
+func (us Usages) PatternSpan(i int) (start, end int) {
+	r := us.rec(i)
+	if r.b > 0 {
+		start = int(r.at) + int(r.a)
+		return start, start + int(r.b)
+	}
+	return int(r.at), int(r.at) + len(UsagePath(us.d.str(r.at, r.a)))
+}
+
+// Statement returns the statement of the i-th line: At(i).Statement.
+func (us Usages) Statement(i int) string {
+	r := us.rec(i)
+	value := us.d.str(r.at, r.a)
+	return trimSpace(value[len(UsagePath(value)):])
+}
+
+func (us Usages) pattern(r rec) string {
+	if r.b > 0 { // rewritten: it follows the value
+		return us.d.str(r.at+uint32(r.a), r.b)
+	}
+	return UsagePath(us.d.str(r.at, r.a))
+}
+
+// Text returns the string of which every Pattern, Statement and Value of
+// us is a substring ("" when us holds no lines), as Rules.Text does.
+func (us Usages) Text() string {
+	if us.d == nil {
+		return ""
+	}
+	return us.d.text
+}
+
+// Slice returns the lines in a new slice; At reads one without allocating.
+func (us Usages) Slice() []Usage { return sliceOf(us.run, us.At) }
+
+// String formats the lines as a slice of them.
+func (us Usages) String() string { return fmt.Sprint(us.Slice()) }
+
+// Equal reports whether us and o hold the same lines in the same order.
+func (us Usages) Equal(o Usages) bool { return equalRuns(us.run, o.run, us.At, o.At) }
+
+// UsagePath returns the path of a content-usage line's value: "" when
+// the value does not start with '/' (the path is absent), else the value
+// up to its first space or tab (draft-ietf-aipref-attach section 4.2).
+func UsagePath(value string) string {
+	if value == "" || value[0] != '/' {
+		return ""
+	}
+	if i := indexSpace(value); i >= 0 {
+		return value[:i]
+	}
+	return value
+}
 
 // Sitemaps are a file's sitemap lines, in file order with duplicates: a
 // view of its records, as Rules are. The zero value holds none.

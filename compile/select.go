@@ -8,7 +8,8 @@ package compile
 // (MatchNone: everything allowed). Tokens that are not valid product tokens
 // name no group. Select is the one place where groups are merged.
 //
-// Rules and Extensions are in file order. They may share memory with f and
+// Rules and Extensions are in file order; SelectedUsages gives the
+// selected groups' content-usage lines. They may share memory with f and
 // must not be modified. Select is safe for concurrent use, and costs
 // O(groups) when at most one group is selected.
 func (f *File) Select(tokens ...string) Selection { return f.SelectInto(nil, tokens...) }
@@ -58,6 +59,33 @@ func (f *File) SelectInto(buf []int, tokens ...string) Selection {
 		sel.Extensions = Extensions{run{d: d, at: nr, n: ne}}
 	}
 	return sel
+}
+
+// SelectedUsages returns the content-usage lines of the groups sel
+// selected, merged in file order (docs/SEMANTICS.md section 7: the usage
+// lines of the groups the crawler's rules come from). A Selection does
+// not hold them, so that a crawler's matchers, most of which have none,
+// stay small. It allocates only when several selected groups have some.
+func (f *File) SelectedUsages(sel Selection) Usages {
+	var n uint32
+	with := -1 // the one selected group with usage lines
+	for _, i := range sel.Groups {
+		if k := f.Groups[i].Usages.n; k > 0 {
+			n += k
+			with = i
+		}
+	}
+	if n == 0 || n == f.Groups[with].Usages.n {
+		if with < 0 {
+			return Usages{}
+		}
+		return f.Groups[with].Usages
+	}
+	d := &records{text: f.data.text, recs: make([]rec, 0, n)}
+	for _, i := range sel.Groups {
+		d.recs = append(d.recs, f.Groups[i].Usages.recs()...)
+	}
+	return Usages{run{d: d, n: n}}
 }
 
 // groupsWhere appends to out the indexes of f's groups for which pick is

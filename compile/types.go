@@ -167,12 +167,39 @@ type Extension struct {
 	Line  int
 }
 
+// Usage is one content-usage line of a group (docs/SEMANTICS.md section
+// 7): "Content-Usage: [PATH WS] STATEMENT", a preference for the use of
+// the content at the paths that the path matches, as an allow or
+// disallow pattern does. A File holds a record of it (see Usages). The
+// statement is parsed when a matcher is built, not here.
+type Usage struct {
+	// Pattern is the path normalised as an allow/disallow pattern of
+	// the file's semantics; "" when the line has no path, which matches
+	// every path with length 0.
+	Pattern string
+	// Path is the path as written, "" when the value does not start with
+	// '/'.
+	Path string
+	// Statement is the statement of preference: the value after the
+	// path and the white space after it (the whole value when there is
+	// no path), such as "train-ai=n, search=y".
+	Statement string
+	// Value is the value as written, after the comment was cut and white
+	// space trimmed.
+	Value string
+	Line  int
+}
+
 // Group is a run of user-agent lines and the lines that follow them up to the
 // next group.
 type Group struct {
 	Agents     Agents
 	Rules      Rules // in file order; rules with an empty value are not kept
 	Extensions Extensions
+	// Usages are the group's content-usage lines, in file order. They
+	// are not Rules: they decide no crawl (in RFC9309 they end the
+	// group's user-agent lines, as rules do).
+	Usages Usages
 	// EmptyRuleLine is the line of the group's first allow or disallow line
 	// with an empty value, 0 if it has none. Such a line allows and
 	// disallows nothing (docs/SEMANTICS.md section 3.1), so it is not in
@@ -326,7 +353,7 @@ type File struct {
 // platforms).
 const (
 	sizeofFile    = 184
-	sizeofGroup   = 56
+	sizeofGroup   = 72
 	sizeofRecords = 40
 	sizeofRec     = 12
 	sizeofJoin    = 40
