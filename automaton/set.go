@@ -123,6 +123,9 @@ func (s *Set) compareRank(a, b uint32) int {
 	return int(a) - int(b)
 }
 
+// Priority returns the priority of pattern i (Pattern.Priority).
+func (s *Set) Priority(i int) uint32 { return s.pats[i].Priority }
+
 // Len returns the number of patterns.
 func (s *Set) Len() int { return len(s.pats) }
 

@@ -271,6 +271,9 @@ func (us Usages) PatternSpan(i int) (start, end int) {
 	return int(r.at), int(r.at) + len(UsagePath(us.d.str(r.at, r.a)))
 }
 
+// Line returns the line of the i-th content-usage line: At(i).Line.
+func (us Usages) Line(i int) int { return us.rec(i).lineOf() }
+
 // Statement returns the statement of the i-th line: At(i).Statement.
 func (us Usages) Statement(i int) string {
 	r := us.rec(i)

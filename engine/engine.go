@@ -173,7 +173,7 @@ const sizeofMatcher = 224 + 24
 // sizeofMatcherMore is the size of a Matcher's matcherMore, when it has
 // one, and sizeofPattern of an automaton pattern (TestSizes checks both).
 const (
-	sizeofMatcherMore = 48
+	sizeofMatcherMore = 56
 	sizeofPattern     = 12
 )
 

@@ -44,6 +44,13 @@ type Explanation struct {
 	// order decides and Specificity is only informative. 0 when no rule of
 	// the file decided.
 	Specificity int
+	// Usage is what Matcher.Usage returns for URL: its usage
+	// preferences, with the content-usage lines that decided them.
+	Usage Usage
+	// UsageRules are the crawler's content-usage lines (its groups'),
+	// in file order; nil when it has none, and String then says nothing
+	// of usage.
+	UsageRules []UsageRule
 }
 
 // ExplainedGroup is a selected group.
@@ -85,6 +92,7 @@ func explain(f *compile.File, m *Matcher, url string) Explanation {
 	if m.fixed != 0 {
 		e.Match = compile.MatchNone
 	}
+	e.Usage, e.UsageRules = m.Usage(url), m.UsageRules()
 	if d.Reason == ReasonRule || d.Reason == ReasonIndexHTM {
 		e.Specificity = len(d.Rule.Pattern)
 	}
@@ -119,6 +127,11 @@ func explain(f *compile.File, m *Matcher, url string) Explanation {
 //	groups:    user-agent line 2
 //	decision:  disallowed by line 3: disallow /private/
 //	priority:  pattern /private/, 9 bytes: the longest matching pattern wins, allow on a tie
+//
+// and, when the crawler's groups have content-usage lines, what they
+// prefer for the URL:
+//
+//	usage:     train-ai=n by line 4: content-usage train-ai=n; search=unknown by line 4: content-usage train-ai=n
 func (e Explanation) String() string {
 	var b strings.Builder
 	field := func(name string) { b.WriteString(name + ":" + strings.Repeat(" ", 10-len(name))) }
@@ -166,7 +179,33 @@ func (e Explanation) String() string {
 		}
 		b.WriteString("\n")
 	}
+	if e.UsageRules != nil {
+		field("usage")
+		b.WriteString(e.usageLine() + "\n")
+	}
 	return b.String()
+}
+
+// usageLine says what the usage preferences are and which content-usage
+// lines decided them.
+func (e Explanation) usageLine() string {
+	u := e.Usage
+	if !u.Applicable() {
+		return "- (the URL may not be fetched: no usage preference applies to it)"
+	}
+	one := func(key string, p Preference, line int) string {
+		s := key + "=" + p.String()
+		if line == 0 {
+			return s + " (no content-usage line matches)"
+		}
+		for _, r := range e.UsageRules {
+			if r.Line == line {
+				return s + " by line " + strconv.Itoa(line) + ": content-usage " + r.Value
+			}
+		}
+		return s + " by line " + strconv.Itoa(line)
+	}
+	return one(CategoryTrainAI, u.TrainAI, u.TrainAILine) + "; " + one(CategorySearch, u.Search, u.SearchLine)
 }
 
 // agentLine says how the agent was read and which groups name it.

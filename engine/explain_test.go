@@ -43,6 +43,7 @@ func TestExplain_Fields(t *testing.T) {
 		},
 		Decision:    engine.Decision{Allowed: false, Rule: engine.Rule{Line: 7, Kind: engine.Disallow, Pattern: "/nogoogle", Value: "/nogoogle"}, Reason: engine.ReasonRule},
 		Specificity: 9,
+		Usage:       engine.Usage{TrainAI: engine.UsageNotApplicable, Search: engine.UsageNotApplicable},
 	}
 	if diff := cmp.Diff(want, e); diff != "" {
 		t.Errorf("Explain (-want +got):\n%s", diff)

@@ -44,6 +44,9 @@ type matcherMore struct {
 	// behind each automaton pattern: its order, or ^order for the
 	// index.htm pattern of that rule.
 	refs []int32
+	// usage decides usage preferences, when the groups have content-usage
+	// lines.
+	usage *usageMatcher
 }
 
 // given returns the agents as the caller passed them, when one of them is
@@ -92,6 +95,9 @@ func (r *Robots) build(m *Matcher, given []string) {
 		return
 	}
 	m.sel = r.file.SelectInto(m.group1[:0], tokens...)
+	if us := r.file.SelectedUsages(m.sel); us.Len() > 0 {
+		m.extra().usage = newUsageMatcher(sem, us, r.auto.options())
+	}
 	rules := m.sel.Rules
 	n := rules.Len()
 	if sem == Google {
@@ -288,6 +294,13 @@ func (m *Matcher) find(slash bool, path string) int {
 	if !slash && (m.sem == Google || compile.IsCanonicalPath(path, m.sem)) {
 		return m.set.Match(path)
 	}
+	return m.matchRewritten(m.set, slash, path)
+}
+
+// matchRewritten matches in s path written normalised, with a '/' in
+// front when slash, into a buffer: on the stack up to decisionBufSize
+// bytes, else from pathPool.
+func (m *Matcher) matchRewritten(s *automaton.Set, slash bool, path string) int {
 	need := 1 + len(path)
 	if m.sem != Google {
 		need = 1 + 3*len(path) // a byte's canonical form is at most three
@@ -307,7 +320,7 @@ func (m *Matcher) find(slash bool, path string) int {
 	}
 	buf = compile.AppendPath(buf, path, m.sem)
 	// The automaton reads buf and keeps nothing of it.
-	idx := m.set.Match(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	idx := s.Match(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	if pooled != nil {
 		pathPool.Put(pooled)
 	}
@@ -369,6 +382,9 @@ func (m *Matcher) Bytes() int {
 	n := sizeofMatcher + sizeofPattern*m.set.Len() + m.set.Bytes()
 	if m.more != nil {
 		n += sizeofMatcherMore + 4*cap(m.more.refs) + 16*cap(m.more.given)
+		if m.more.usage != nil {
+			n += m.more.usage.bytes()
+		}
 	}
 	return n + m.sel.Bytes()
 }

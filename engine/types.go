@@ -102,3 +102,8 @@ type Selection = compile.Selection
 // compile.DefaultMaxFileSize. A caller that reads a body itself need not read
 // more.
 const DefaultMaxFileSize = compile.DefaultMaxFileSize
+
+// UsageRule is a content-usage line of a group (its path's pattern, its
+// statement, its value and line); it is compile.Usage. Matcher.UsageRules
+// returns a crawler's.
+type UsageRule = compile.Usage

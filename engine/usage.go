@@ -1,0 +1,377 @@
+package engine
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dunglas/httpsfv"
+
+	"github.com/seed-275a9bd5/robotstxt/automaton"
+	"github.com/seed-275a9bd5/robotstxt/compile"
+)
+
+// Usage preferences (docs/SEMANTICS.md section 7): the IETF AI Preferences
+// drafts draft-ietf-aipref-attach-05 (a Content-Usage rule in robots.txt,
+// a Content-Usage HTTP header) and draft-ietf-aipref-vocab-08 (the
+// categories, the statement syntax and how statements combine).
+//
+// A matcher whose groups have content-usage lines keeps, for each
+// category asked, an automaton of their path patterns, each pattern's
+// priority its length then the preference its statement gives that
+// category (n above y above unknown): the best match is the longest
+// pattern and, of the longest, the most restrictive preference, which is
+// the vocabulary's combination of statements that tie (section 7.1). The
+// statements are parsed once, when the matcher is built.
+
+// Preference is what a site prefers for one category of use of a URL's
+// content. The zero value is UsageUnknown.
+type Preference uint8
+
+const (
+	// UsageUnknown: no statement that applies says y or n for the
+	// category (no content-usage line matches, the deciding statement
+	// does not name it, gives it another value, or is not a Dictionary).
+	UsageUnknown Preference = iota
+	// UsageAllowed: the statement gives the category the Token y.
+	UsageAllowed
+	// UsageDisallowed: the statement gives the category the Token n.
+	UsageDisallowed
+	// UsageNotApplicable: the URL may not be fetched, so no preference
+	// applies to it (draft-ietf-aipref-attach section 4.1).
+	UsageNotApplicable
+)
+
+var preferenceNames = [...]string{"unknown", "y", "n", "-"}
+
+// String returns "y", "n", "unknown", or "-" for UsageNotApplicable, as
+// the check command prints them.
+func (p Preference) String() string {
+	if int(p) < len(preferenceNames) {
+		return preferenceNames[p]
+	}
+	return "Preference(?)"
+}
+
+// CombinePreferences returns the most restrictive of a and b, the
+// vocabulary's rule for statements of one category that come from
+// several places (draft-ietf-aipref-vocab section 7.1): n if either is n,
+// else y if either is y, else unknown. UsageNotApplicable, a URL that may
+// not be fetched, stays so.
+func CombinePreferences(a, b Preference) Preference {
+	if a == UsageNotApplicable || b == UsageNotApplicable {
+		return UsageNotApplicable
+	}
+	return max(a, b) // unknown < y < n
+}
+
+// The vocabulary's categories (draft-ietf-aipref-vocab section 4), in its
+// order: the keys of a statement's Dictionary.
+const (
+	CategoryTrainAI = "train-ai" // AI model training
+	CategorySearch  = "search"   // search
+)
+
+// Usage is what a site's robots.txt prefers for the use of one URL's
+// content, for each category of the vocabulary. Both preferences are
+// UsageNotApplicable when the URL may not be fetched.
+type Usage struct {
+	TrainAI, Search Preference
+	// TrainAILine and SearchLine are the content-usage lines that decided
+	// each (of the longest matching patterns, the most restrictive, then
+	// the first in file order); 0 when no line matched.
+	TrainAILine, SearchLine int
+}
+
+// notApplicable is the Usage of a URL that may not be fetched.
+var notApplicable = Usage{TrainAI: UsageNotApplicable, Search: UsageNotApplicable}
+
+// Applicable reports whether the URL may be fetched, so that preferences
+// apply to it.
+func (u Usage) Applicable() bool { return u.TrainAI != UsageNotApplicable }
+
+// String returns u as the check command prints it: "-" for a URL that
+// may not be fetched, else "train-ai=X search=Y", X and Y each y, n or
+// unknown.
+func (u Usage) String() string {
+	if !u.Applicable() {
+		return "-"
+	}
+	return CategoryTrainAI + "=" + u.TrainAI.String() + " " + CategorySearch + "=" + u.Search.String()
+}
+
+// WithHeader returns u combined with a response's Content-Usage header
+// (its field lines, as http.Header.Values returns them), the most
+// restrictive per category (draft-ietf-aipref-vocab section 7.1). A header
+// that is not a Dictionary states nothing. The lines stay robots.txt's.
+func (u Usage) WithHeader(values ...string) Usage {
+	if !u.Applicable() || len(values) == 0 {
+		return u
+	}
+	d, ok := parseStatement(values...)
+	if !ok {
+		return u
+	}
+	u.TrainAI = CombinePreferences(u.TrainAI, preferenceOf(d, CategoryTrainAI))
+	u.Search = CombinePreferences(u.Search, preferenceOf(d, CategorySearch))
+	return u
+}
+
+// StatementPreference returns what a statement of preference, such as a
+// Content-Usage header's value, says of the category key: UsageAllowed for
+// the Token y, UsageDisallowed for n, else UsageUnknown, also when the
+// statement is not an RFC 9651 Dictionary (draft-ietf-aipref-vocab
+// section 6.5). Several values are the field lines of one field.
+func StatementPreference(key string, values ...string) Preference {
+	d, ok := parseStatement(values...)
+	if !ok {
+		return UsageUnknown
+	}
+	return preferenceOf(d, key)
+}
+
+// parseStatement parses a statement as an RFC 9651 Dictionary: keys are
+// case-sensitive, a repeated key keeps its last value.
+func parseStatement(values ...string) (*httpsfv.Dictionary, bool) {
+	d, err := httpsfv.UnmarshalDictionary(values)
+	return d, err == nil
+}
+
+// preferenceOf returns the preference d gives key: its value, parameters
+// ignored, the Token y or n (draft-ietf-aipref-vocab section 6.5).
+func preferenceOf(d *httpsfv.Dictionary, key string) Preference {
+	m, ok := d.Get(key)
+	if !ok {
+		return UsageUnknown
+	}
+	it, ok := m.(httpsfv.Item)
+	if !ok {
+		return UsageUnknown
+	}
+	switch it.Value {
+	case httpsfv.Token("y"):
+		return UsageAllowed
+	case httpsfv.Token("n"):
+		return UsageDisallowed
+	}
+	return UsageUnknown
+}
+
+// maxKeySets bounds the extension categories (UsageOf's keys other than
+// the vocabulary's) whose automata a matcher keeps; a key asked after
+// them is decided by an automaton made for the call.
+const maxKeySets = 8
+
+// usageMatcher decides a matcher's usage preferences: its groups'
+// content-usage lines, and an automaton of their patterns for each
+// category asked.
+type usageMatcher struct {
+	rules compile.Usages
+	opts  automaton.Options
+	// dicts are the lines' statements, parsed (nil: not a Dictionary).
+	dicts []*httpsfv.Dictionary
+	// vocab are the vocabulary's categories' automata, built with the
+	// matcher.
+	vocab [2]*automaton.Set
+
+	mu   sync.Mutex // serialises adding to keys
+	keys atomic.Pointer[[]keySet]
+}
+
+// keySet is an extension category's automaton.
+type keySet struct {
+	key string
+	set *automaton.Set
+}
+
+// newUsageMatcher parses the statements of rules, which are not empty,
+// and builds the vocabulary's automata.
+func newUsageMatcher(sem Semantics, rules compile.Usages, opts automaton.Options) *usageMatcher {
+	u := &usageMatcher{rules: rules, opts: opts, dicts: make([]*httpsfv.Dictionary, rules.Len())}
+	for i := range u.dicts {
+		if d, ok := parseStatement(rules.Statement(i)); ok {
+			u.dicts[i] = d
+		}
+	}
+	u.vocab[0] = u.build(sem, CategoryTrainAI)
+	u.vocab[1] = u.build(sem, CategorySearch)
+	return u
+}
+
+// build returns the automaton of the category key: each line's pattern,
+// its priority the pattern's length in bytes (with '*' and '$') then the
+// preference the line's statement gives key.
+func (u *usageMatcher) build(sem Semantics, key string) *automaton.Set {
+	rules := u.rules
+	pats := make([]automaton.Pattern, rules.Len())
+	for i := range pats {
+		start, end := rules.PatternSpan(i)
+		// Koster1996 patterns are literal: the normaliser escaped their
+		// '*' and '$'.
+		anchored := sem != Koster1996 && end > start && rules.Text()[end-1] == '$'
+		pref := UsageUnknown
+		if u.dicts[i] != nil {
+			pref = preferenceOf(u.dicts[i], key)
+		}
+		prio := uint32(end-start)*3 + uint32(pref)
+		if anchored {
+			end--
+		}
+		pats[i] = automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio}
+	}
+	return automaton.Compile(rules.Text(), pats, u.opts)
+}
+
+// set returns the automaton of the category key, building it on first
+// use.
+func (u *usageMatcher) set(sem Semantics, key string) *automaton.Set {
+	switch key {
+	case CategoryTrainAI:
+		return u.vocab[0]
+	case CategorySearch:
+		return u.vocab[1]
+	}
+	if ks := u.keys.Load(); ks != nil {
+		for _, k := range *ks {
+			if k.key == key {
+				return k.set
+			}
+		}
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	var old []keySet
+	if ks := u.keys.Load(); ks != nil {
+		old = *ks
+		for _, k := range old {
+			if k.key == key {
+				return k.set
+			}
+		}
+	}
+	s := u.build(sem, key)
+	if len(old) < maxKeySets {
+		next := append(append(make([]keySet, 0, len(old)+1), old...), keySet{strings.Clone(key), s})
+		u.keys.Store(&next)
+	}
+	return s
+}
+
+// preference returns what the automaton s decides for path and the line
+// that decided, from the pattern index i that it matched.
+func (u *usageMatcher) preference(s *automaton.Set, i int) (Preference, int) {
+	if i < 0 {
+		return UsageUnknown, 0
+	}
+	return Preference(s.Priority(i) % 3), u.rules.Line(i)
+}
+
+// bytes returns the memory u holds: its parsed statements (counted as a
+// fixed guess a line) and its automata.
+func (u *usageMatcher) bytes() int {
+	n := 96 + 8*len(u.dicts) + 64*len(u.dicts)
+	for _, s := range u.vocab {
+		n += sizeofPattern*s.Len() + s.Bytes()
+	}
+	if ks := u.keys.Load(); ks != nil {
+		for _, k := range *ks {
+			n += len(k.key) + sizeofPattern*k.set.Len() + k.set.Bytes()
+		}
+	}
+	return n
+}
+
+// Usage returns the usage preferences of url's content for the crawler
+// (docs/SEMANTICS.md section 7): for each category of the vocabulary, the
+// preference of the longest content-usage pattern that matches url's path
+// (several of that length combine, the most restrictive winning), and the
+// line that decided; UsageNotApplicable for both when url may not be
+// fetched. A file with no content-usage line for the crawler gives
+// UsageUnknown. url is read as Decide reads it.
+//
+// It allocates nothing once the automata's states the URL visits exist,
+// and costs a decision's time for each category, linear in url's bytes.
+func (m *Matcher) Usage(url string) Usage {
+	slash, path := m.span(url)
+	return m.usage(slash, path)
+}
+
+// UsagePath is Usage for an already-extracted path, read as DecidePath
+// reads it.
+func (m *Matcher) UsagePath(path string) Usage {
+	if i := strings.IndexByte(path, '#'); i >= 0 {
+		path = path[:i]
+	}
+	return m.usage(path == "" || path[0] != '/', path)
+}
+
+func (m *Matcher) usage(slash bool, path string) Usage {
+	if !m.allowedAt(slash, path) {
+		return notApplicable
+	}
+	if m.more == nil || m.more.usage == nil {
+		return Usage{}
+	}
+	u := m.more.usage
+	var out Usage
+	out.TrainAI, out.TrainAILine = u.preference(u.vocab[0], m.matchUsage(u.vocab[0], slash, path))
+	out.Search, out.SearchLine = u.preference(u.vocab[1], m.matchUsage(u.vocab[1], slash, path))
+	return out
+}
+
+// UsageOf returns the preference for url's content of the category key,
+// any Dictionary key (an extension category, or one of the vocabulary's),
+// and the content-usage line that decided it (0 when none did), as Usage
+// decides the vocabulary's. Keys are case-sensitive. The automata of the
+// first few extension keys asked are kept; a key asked after them costs
+// an automaton made for the call.
+func (m *Matcher) UsageOf(url, key string) (Preference, int) {
+	slash, path := m.span(url)
+	if !m.allowedAt(slash, path) {
+		return UsageNotApplicable, 0
+	}
+	if m.more == nil || m.more.usage == nil {
+		return UsageUnknown, 0
+	}
+	u := m.more.usage
+	s := u.set(m.sem, key)
+	return u.preference(s, m.matchUsage(s, slash, path))
+}
+
+// UsageRules returns the content-usage lines of m's groups, merged in
+// file order; nil when there are none. It allocates.
+func (m *Matcher) UsageRules() []UsageRule {
+	if m.more == nil || m.more.usage == nil {
+		return nil
+	}
+	return m.more.usage.rules.Slice()
+}
+
+// allowedAt reports whether the path that span returned may be fetched.
+func (m *Matcher) allowedAt(slash bool, path string) bool {
+	if m.fixed != 0 {
+		return m.fixed == ReasonAllowAll
+	}
+	idx := m.find(slash, path)
+	if idx < 0 {
+		return true
+	}
+	order, _ := m.ref(idx)
+	return m.sel.Rules.Kind(order) == compile.Allow
+}
+
+// matchUsage returns the pattern of s that decides path ("/"+path when
+// slash), normalised as find normalises it; /robots.txt has no exception
+// here.
+func (m *Matcher) matchUsage(s *automaton.Set, slash bool, path string) int {
+	if !slash && (m.sem == Google || compile.IsCanonicalPath(path, m.sem)) {
+		return s.Match(path)
+	}
+	return m.matchRewritten(s, slash, path)
+}
+
+// Usage returns the usage preferences of url's content for the crawler
+// with product token agent: r.Matcher(agent).Usage(url).
+func (r *Robots) Usage(agent, url string) Usage {
+	return r.Matcher(agent).Usage(url)
+}
