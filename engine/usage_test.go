@@ -15,7 +15,6 @@ func usageOf(t *testing.T, sem engine.Semantics, body, agent, url string) string
 	return engine.Compile([]byte(body), engine.Options{Semantics: sem}).Matcher(agent).Usage(url).String()
 }
 
-
 // draft-ietf-aipref-attach-05 section 4.4, the example and its table:
 // /never/ is disallowed (no preference), /ai-ok/ says train-ai=y, the rest
 // train-ai=n; ExampleBot has a group of its own, and the "*" group's usage
