@@ -574,6 +574,43 @@ func (c *Client) decideWith(st *state, m *engine.Matcher, pageURL string) engine
 	return d
 }
 
+// usageWith returns the usage preferences of pageURL with m, a matcher of
+// st's rules, combined with a response's Content-Usage field lines, and
+// charges st's entry for the states it built, as decideWith does.
+func (c *Client) usageWith(st *state, m *engine.Matcher, pageURL string, header []string) engine.Usage {
+	before := m.Bytes()
+	u := m.Usage(pageURL).WithHeader(header...)
+	if m.Bytes() != before {
+		c.recharge(st)
+	}
+	return u
+}
+
+// Usage returns the usage preferences (IETF AI Preferences: Content-Usage;
+// docs/SEMANTICS.md section 7) of pageURL's content for agent: robots.txt's
+// content-usage lines for the URL (engine.Matcher.Usage) combined with the
+// page's Content-Usage response header when header holds one, the most
+// restrictive per category (draft-ietf-aipref-vocab section 7.1). header
+// is the page's response header, or nil when the page was not fetched
+// yet. A URL that robots.txt disallows has no preferences
+// (engine.UsageNotApplicable). agent must be a product token, "" or "*",
+// as for Allowed. A crawler that fetches through a Transport asks
+// Transport.Usage.
+func (c *Client) Usage(ctx context.Context, agent, pageURL string, header http.Header) (engine.Usage, Result, error) {
+	if err := engine.CheckAgent(agent); err != nil {
+		return engine.Usage{}, Result{}, err
+	}
+	st, hit, err := c.lookup(ctx, pageURL, agent)
+	if err != nil {
+		return engine.Usage{}, Result{}, err
+	}
+	return c.usageWith(st, c.agentMatcher(st, agent), pageURL, header.Values(usageHeader)), st.result(hit), nil
+}
+
+// usageHeader is the HTTP field of usage preferences
+// (draft-ietf-aipref-attach section 3).
+const usageHeader = "Content-Usage"
+
 // crawler is who a Transport decides for: one agent, or several tokens,
 // merged or chained (checked by the Transport). key names its matcher in a
 // state's memo: the agent itself, or for several tokens, or a chain, a

@@ -344,13 +344,7 @@ func (t *Transport) check(req *http.Request) (*engine.Matcher, Result, error) {
 	if err != nil {
 		return nil, Result{}, err
 	}
-	ua := t.UserAgent
-	if ua == "" {
-		ua = req.Header.Get("User-Agent")
-	}
-	if ua == "" {
-		ua = cr.tokens[0]
-	}
+	ua := t.userAgentFor(req, cr)
 	d, m, res, err := t.Client.decideFor(req.Context(), cr, req.URL.String(), ua)
 	if err != nil {
 		return nil, Result{}, err
@@ -360,6 +354,52 @@ func (t *Transport) check(req *http.Request) (*engine.Matcher, Result, error) {
 		return nil, Result{}, &DisallowedError{URL: cutText(req.URL.Redacted(), MaxURLLength), Method: method(req), Agent: strings.Join(cr.tokens, ", "), Decision: d, Result: res}
 	}
 	return m, res, nil
+}
+
+// Usage returns the usage preferences (IETF AI Preferences: Content-Usage;
+// docs/SEMANTICS.md section 7) of a response's content for the Transport's
+// crawler: the robots.txt content-usage lines for resp.Request.URL combined
+// with resp's Content-Usage header, the most restrictive per category
+// (draft-ietf-aipref-vocab section 7.1). resp is a response that came
+// through t: the site's rules are then in the Client's cache, and nothing is
+// fetched unless they expired meanwhile (the context is resp.Request's).
+// Its errors are RoundTrip's look-up errors; a request that robots.txt now
+// disallows has engine.UsageNotApplicable preferences, and no error.
+func (t *Transport) Usage(resp *http.Response) (engine.Usage, error) {
+	if resp == nil || resp.Request == nil || resp.Request.URL == nil {
+		return engine.Usage{}, errNoRequest
+	}
+	if t.Client == nil {
+		return engine.Usage{}, errNilClient
+	}
+	cr, err := t.crawler()
+	if err != nil {
+		return engine.Usage{}, err
+	}
+	req := resp.Request
+	ua := t.userAgentFor(req, cr)
+	c := t.Client
+	st, _, err := c.lookup(req.Context(), req.URL.String(), ua)
+	if err != nil {
+		return engine.Usage{}, err
+	}
+	return c.usageWith(st, c.crawlerMatcher(st, cr), req.URL.String(), resp.Header.Values(usageHeader)), nil
+}
+
+// errNoRequest is Transport.Usage's error for a response without its
+// request.
+var errNoRequest = errors.New("fetch: Transport.Usage: the response has no request")
+
+// userAgentFor returns the User-Agent header a robots.txt fetch that req
+// starts sends: UserAgent, else req's, else the crawler's first token.
+func (t *Transport) userAgentFor(req *http.Request, cr *crawler) string {
+	if t.UserAgent != "" {
+		return t.UserAgent
+	}
+	if ua := req.Header.Get("User-Agent"); ua != "" {
+		return ua
+	}
+	return cr.tokens[0]
 }
 
 // exempt reports whether RoundTrip sends req to Base untouched: not http
