@@ -281,8 +281,8 @@ func (u *usageMatcher) bytes() int {
 	return n
 }
 
-// Usage returns the usage preferences of url's content for the crawler
-// (docs/SEMANTICS.md section 7): for each category of the vocabulary, the
+// Usage returns the usage preferences of url's content for the crawler:
+// for each category of the vocabulary, the
 // preference of the longest content-usage pattern that matches url's path
 // (several of that length combine, the most restrictive winning), and the
 // line that decided; UsageNotApplicable for both when url may not be

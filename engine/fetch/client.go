@@ -586,8 +586,8 @@ func (c *Client) usageWith(st *state, m *engine.Matcher, pageURL string, header 
 	return u
 }
 
-// Usage returns the usage preferences (IETF AI Preferences: Content-Usage;
-// docs/SEMANTICS.md section 7) of pageURL's content for agent: robots.txt's
+// Usage returns the usage preferences (IETF AI Preferences: Content-Usage)
+// of pageURL's content for agent: robots.txt's
 // content-usage lines for the URL (engine.Matcher.Usage) combined with the
 // page's Content-Usage response header when header holds one, the most
 // restrictive per category (draft-ietf-aipref-vocab section 7.1). header

@@ -356,8 +356,8 @@ func (t *Transport) check(req *http.Request) (*engine.Matcher, Result, error) {
 	return m, res, nil
 }
 
-// Usage returns the usage preferences (IETF AI Preferences: Content-Usage;
-// docs/SEMANTICS.md section 7) of a response's content for the Transport's
+// Usage returns the usage preferences (IETF AI Preferences: Content-Usage)
+// of a response's content for the Transport's
 // crawler: the robots.txt content-usage lines for resp.Request.URL combined
 // with resp's Content-Usage header, the most restrictive per category
 // (draft-ietf-aipref-vocab section 7.1). resp is a response that came
