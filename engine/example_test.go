@@ -154,6 +154,7 @@ Content-Signal: search=yes, ai-train=no
 // the package whose test files hold them.
 var readmeSections = []struct{ file, heading, dir string }{
 	{"../README.md", "## The library in a page", "."},
+	{"../README.md", "## AI crawlers: Content-Usage", "."},
 	{"../docs/GUIDE.md", "## For crawlers", "."},
 	{"../docs/GUIDE.md", "## Using it with net/http", "fetch"},
 }
@@ -263,4 +264,17 @@ func ExampleMatcher_Rules() {
 	// 3 allow /shop/$ true
 	// 4 disallow /*.pdf$ false
 	// 2 disallow /shop/ false
+}
+
+func Example_usage() {
+	body := []byte("User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n, search=y\nContent-Usage: /blog/ train-ai=y\n")
+	m := engine.Compile(body, engine.Options{}).Matcher("FooBot")
+	u := m.Usage("https://example.com/blog/post") // the longest matching content-usage path decides
+	fmt.Println(u.TrainAI, u.TrainAILine, u)
+	fmt.Println(m.Usage("https://example.com/about"), "|", m.Usage("https://example.com/private/x"))
+	fmt.Println(u.WithHeader("train-ai=n")) // a page's Content-Usage header: the most restrictive wins
+	// Output:
+	// y 4 train-ai=y search=unknown
+	// train-ai=n search=y | -
+	// train-ai=n search=unknown
 }
