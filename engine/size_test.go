@@ -21,6 +21,9 @@ func TestSizes(t *testing.T) {
 	if got := unsafe.Sizeof(matcherMore{}); got != sizeofMatcherMore {
 		t.Errorf("a matcherMore takes %d bytes; Bytes counts %d", got, sizeofMatcherMore)
 	}
+	if got := unsafe.Sizeof(usageMatcher{}); got != sizeofUsageMatcher {
+		t.Errorf("a usageMatcher takes %d bytes; Bytes counts %d", got, sizeofUsageMatcher)
+	}
 	if got := unsafe.Sizeof(automaton.Pattern{}); got != sizeofPattern {
 		t.Errorf("an automaton pattern takes %d bytes; Bytes counts %d", got, sizeofPattern)
 	}

@@ -164,12 +164,11 @@ const maxKeySets = 8
 
 // usageMatcher decides a matcher's usage preferences: its groups'
 // content-usage lines, and an automaton of their patterns for each
-// category asked.
+// category asked. It keeps no parsed statement: an extension category's
+// automaton parses the statements again when it is built.
 type usageMatcher struct {
 	rules compile.Usages
 	opts  automaton.Options
-	// dicts are the lines' statements, parsed (nil: not a Dictionary).
-	dicts []*httpsfv.Dictionary
 	// vocab are the vocabulary's categories' automata, built with the
 	// matcher.
 	vocab [2]*automaton.Set
@@ -185,41 +184,49 @@ type keySet struct {
 }
 
 // newUsageMatcher parses the statements of rules, which are not empty,
-// and builds the vocabulary's automata.
+// once, and builds the vocabulary's automata.
 func newUsageMatcher(sem Semantics, rules compile.Usages, opts automaton.Options) *usageMatcher {
-	u := &usageMatcher{rules: rules, opts: opts, dicts: make([]*httpsfv.Dictionary, rules.Len())}
-	for i := range u.dicts {
-		if d, ok := parseStatement(rules.Statement(i)); ok {
-			u.dicts[i] = d
-		}
+	u := &usageMatcher{rules: rules, opts: opts}
+	train := make([]automaton.Pattern, rules.Len())
+	search := make([]automaton.Pattern, rules.Len())
+	for i := range rules.Len() {
+		d, ok := parseStatement(rules.Statement(i))
+		train[i] = usagePattern(sem, rules, i, d, ok, CategoryTrainAI)
+		search[i] = usagePattern(sem, rules, i, d, ok, CategorySearch)
 	}
-	u.vocab[0] = u.build(sem, CategoryTrainAI)
-	u.vocab[1] = u.build(sem, CategorySearch)
+	u.vocab[0] = automaton.Compile(rules.Text(), train, opts)
+	u.vocab[1] = automaton.Compile(rules.Text(), search, opts)
 	return u
 }
 
-// build returns the automaton of the category key: each line's pattern,
-// its priority the pattern's length in bytes (with '*' and '$') then the
-// preference the line's statement gives key.
+// build returns the automaton of the category key.
 func (u *usageMatcher) build(sem Semantics, key string) *automaton.Set {
-	rules := u.rules
-	pats := make([]automaton.Pattern, rules.Len())
+	pats := make([]automaton.Pattern, u.rules.Len())
 	for i := range pats {
-		start, end := rules.PatternSpan(i)
-		// Koster1996 patterns are literal: the normaliser escaped their
-		// '*' and '$'.
-		anchored := sem != Koster1996 && end > start && rules.Text()[end-1] == '$'
-		pref := UsageUnknown
-		if u.dicts[i] != nil {
-			pref = preferenceOf(u.dicts[i], key)
-		}
-		prio := uint32(end-start)*3 + uint32(pref)
-		if anchored {
-			end--
-		}
-		pats[i] = automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio}
+		d, ok := parseStatement(u.rules.Statement(i))
+		pats[i] = usagePattern(sem, u.rules, i, d, ok, key)
 	}
-	return automaton.Compile(rules.Text(), pats, u.opts)
+	return automaton.Compile(u.rules.Text(), pats, u.opts)
+}
+
+// usagePattern returns the automaton pattern of the i-th line for the
+// category key: its path's pattern, its priority the pattern's length in
+// bytes (with '*' and '$') then the preference the line's statement d (ok:
+// it parsed) gives key, n above y above unknown.
+func usagePattern(sem Semantics, rules compile.Usages, i int, d *httpsfv.Dictionary, ok bool, key string) automaton.Pattern {
+	start, end := rules.PatternSpan(i)
+	// Koster1996 patterns are literal: the normaliser escaped their '*'
+	// and '$'.
+	anchored := sem != Koster1996 && end > start && rules.Text()[end-1] == '$'
+	pref := UsageUnknown
+	if ok {
+		pref = preferenceOf(d, key)
+	}
+	prio := uint32(end-start)*3 + uint32(pref)
+	if anchored {
+		end--
+	}
+	return automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio}
 }
 
 // set returns the automaton of the category key, building it on first
@@ -266,10 +273,12 @@ func (u *usageMatcher) preference(s *automaton.Set, i int) (Preference, int) {
 	return Preference(s.Priority(i) % 3), u.rules.Line(i)
 }
 
-// bytes returns the memory u holds: its parsed statements (counted as a
-// fixed guess a line) and its automata.
+// sizeofUsageMatcher is the size of a usageMatcher (TestSizes checks it).
+const sizeofUsageMatcher = 64
+
+// bytes returns the memory u holds: its automata, and the extension keys'.
 func (u *usageMatcher) bytes() int {
-	n := 96 + 8*len(u.dicts) + 64*len(u.dicts)
+	n := sizeofUsageMatcher
 	for _, s := range u.vocab {
 		n += sizeofPattern*s.Len() + s.Bytes()
 	}
