@@ -174,3 +174,36 @@ func BenchmarkMatcher_DecideParallel(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/URL")
 	})
 }
+
+// BenchmarkMatcher_Usage decides 1,000 URLs of a large generated file in
+// which every third disallow line has a content-usage line of the same
+// path after it: decide is Decide's time per URL, usage Usage's (Decide's
+// decision then one match for each of the two categories).
+func BenchmarkMatcher_Usage(b *testing.B) {
+	var body strings.Builder
+	for i, line := range strings.SplitAfter(string(gen.Robots(500, 2, true)), "\n") {
+		body.WriteString(line)
+		if path, ok := strings.CutPrefix(strings.TrimSpace(line), "Disallow: "); ok && i%3 == 0 {
+			fmt.Fprintf(&body, "Content-Usage: %s train-ai=n, search=y\n", path)
+		}
+	}
+	m := engine.Compile([]byte(body.String()), engine.Options{}).Matcher("Googlebot")
+	if len(m.UsageRules()) == 0 {
+		b.Fatal("no usage lines for the crawler")
+	}
+	urls := gen.URLs([]byte(body.String()), 1000, 3)
+	for _, bench := range []struct {
+		name string
+		f    func(string)
+	}{
+		{"decide", func(u string) { m.Decide(u) }},
+		{"usage", func(u string) { m.Usage(u) }},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				bench.f(urls[i%len(urls)])
+			}
+		})
+	}
+}
