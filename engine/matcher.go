@@ -459,7 +459,7 @@ func plural(n int, one, many string) string {
 // Dump returns the whole of m for people, over many lines (hundreds for a
 // large file; String is the one-line form): the semantics, the tokens, how
 // the groups were selected, the merged rules in priority order (the first
-// that matches a URL decides it) and the automaton with the states built so
+// that matches a URL decides it), the content-usage lines if any, and the automaton with the states built so
 // far, which are only those that URLs decided so far have reached (a
 // matcher that decided nothing has its start state alone).
 func (m *Matcher) Dump() string {
@@ -476,6 +476,16 @@ func (m *Matcher) Dump() string {
 			extra = " (index.htm)"
 		}
 		fmt.Fprintf(&b, "  line %d: %s %s%s\n", r.Line, r.Kind, r.Pattern, extra)
+	}
+	if us := m.UsageRules(); us != nil {
+		b.WriteString("content-usage lines in file order (the longest matching path decides):\n")
+		for _, u := range us {
+			path := u.Pattern
+			if path == "" {
+				path = "(every path)"
+			}
+			fmt.Fprintf(&b, "  line %d: %s %s\n", u.Line, path, u.Statement)
+		}
 	}
 	b.WriteString("automaton (the states built so far, by the URLs decided so far):\n")
 	b.WriteString(m.set.String())

@@ -222,3 +222,14 @@ func TestAIPref_UsageAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// Dump lists a crawler's content-usage lines.
+func TestAIPref_DumpListsUsageLines(t *testing.T) {
+	m := engine.Compile([]byte("User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /a* search=y\n"), engine.Options{}).Matcher("bot")
+	d := m.Dump()
+	for _, want := range []string{"line 2: (every path) train-ai=n\n", "line 3: /a* search=y\n"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("Dump lacks %q:\n%s", want, d)
+		}
+	}
+}
