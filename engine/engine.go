@@ -57,7 +57,9 @@ type Options struct {
 	// and deciding goes on: a small value costs time, never correctness. A
 	// negative value builds no states: the automaton's linear fallback
 	// decides every URL (see package automaton), slower per URL than a warm
-	// cache and holding none.
+	// cache and holding none. A matcher whose groups have content-usage
+	// lines has an automaton for each usage category asked too (Usage,
+	// UsageOf), each within CacheBytes.
 	CacheBytes int
 	// WarmUp is about the number of URLs each matcher decides by trying
 	// its rules, before its automaton's DFA starts building states; 0
