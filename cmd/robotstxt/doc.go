@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	robotstxt check   --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--urls FILE] [URL ...]
+//	robotstxt check   --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--usage] [--urls FILE] [URL ...]
 //	robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
 //	robotstxt dump    --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
 //	robotstxt lint    [--semantics S] [--format text|json] FILE ...
@@ -71,6 +71,16 @@
 // rule's value as written, or "-" when no rule matched (also for built-in
 // decisions, such as RFC 9309's always-allowed /robots.txt).
 //
+// With --usage one more field, the last (after the explanation with
+// --explain), gives the site's AI usage preferences for the URL from the
+// Content-Usage lines of the crawler's groups (docs/SEMANTICS.md section
+// 7), as engine.Usage.String writes them: "train-ai=X search=Y", X and Y
+// each y, n or unknown, or "-" for a disallowed URL, to which no preference
+// applies:
+//
+//	allowed<TAB>URL<TAB>train-ai=n search=unknown
+//	disallowed<TAB>URL<TAB>-
+//
 // The URLs come from the arguments, or else from --urls FILE, or else from
 // standard input, one a line. Input is streamed: each answer is written as
 // soon as the input has no more lines waiting, so robotstxt check can serve
@@ -86,7 +96,8 @@
 //
 // A line longer than 1 MiB cannot be decided: its output line is
 // "error<TAB>" and its first 200 bytes followed by "..." (with --explain, a
-// third field "too long"), and standard error says
+// third field "too long"; with --usage, a last field "-"), and standard
+// error says
 // "robotstxt: line N: too long (more than 1048576 bytes): not decided".
 //
 // # explain

@@ -146,6 +146,7 @@ func expect(t *testing.T, stdin string, args []string, status int, outHas ...str
 func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 	robots := writeFile(t, "robots.txt", "User-agent: A\nCrawl-delay: 3\nDisallow: /a\n\nUser-agent: B\nDisallow: /b\n\nUser-agent: *\nDisallow: /\n\nSitemap: https://example.com/s.xml\n")
 	long := strings.Repeat("/x", maxURLLine)
+	usage := writeFile(t, "usage.txt", "User-agent: A\nContent-Usage: train-ai=n\nContent-Usage: /p/ search=y\nDisallow: /a\n")
 	return []helpClaim{
 		// robotstxt help
 		{"", `2 bad usage, or a robots.txt or URL file that cannot be read`, func(t *testing.T) string {
@@ -178,6 +179,15 @@ func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 		}},
 		{"check", `--explain add the deciding rule as a third field`, func(t *testing.T) string {
 			return expect(t, "", []string{"check", "--robots", robots, "--agent", "A", "--explain", "/a"}, exitOK, "disallowed\t/a\tline 3: disallow /a\n")
+		}},
+		{"check", `With --usage one more field, the last, gives the site's AI usage preferences for the URL from its Content-Usage lines: "train-ai=X search=Y", X and Y each y, n or unknown, or "-" for a disallowed URL`, func(t *testing.T) string {
+			return expect(t, "", []string{"check", "--robots", usage, "--agent", "A", "--usage", "/p/x", "/a"}, exitOK, "allowed\t/p/x\ttrain-ai=unknown search=y\ndisallowed\t/a\t-\n")
+		}},
+		{"check", `--usage add the usage preferences (Content-Usage lines) as the last field`, func(t *testing.T) string {
+			return expect(t, "", []string{"check", "--robots", usage, "--agent", "A", "--explain", "--usage", "/a", "/x"}, exitOK, "disallowed\t/a\tline 4: disallow /a\t-\nallowed\t/x\t-\ttrain-ai=n search=unknown\n")
+		}},
+		{"check", `(then "too long" with --explain, "-" with --usage)`, func(t *testing.T) string {
+			return expect(t, long+"\n", []string{"check", "--robots", usage, "--agent", "A", "--explain", "--usage"}, exitProblem, "...\ttoo long\t-\n")
 		}},
 		{"check", `--urls FILE read URLs from FILE instead of standard input`, func(t *testing.T) string {
 			return expect(t, "", []string{"check", "--robots", robots, "--agent", "A", "--urls", writeFile(t, "urls", "/a\n")}, exitOK, "disallowed\t/a\n")
