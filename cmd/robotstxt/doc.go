@@ -104,7 +104,9 @@
 //
 // explain prints, for each URL argument, a block of lines for people: the
 // matched path, the user-agent lines that selected the groups, the deciding
-// rule and its priority. Arguments are read as check reads them.
+// rule and its priority, and, when the crawler's groups have Content-Usage
+// lines, a "usage:" line: the URL's usage preferences and the line that
+// decided each. Arguments are read as check reads them.
 //
 // # dump
 //

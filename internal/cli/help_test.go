@@ -196,6 +196,11 @@ func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 		{"explain", `One block of lines per URL, separated by a blank line`, func(t *testing.T) string {
 			return expect(t, "", []string{"explain", "--robots", robots, "--agent", "A", "/a", "/b"}, exitOK, "\n\nurl:       /b\n")
 		}},
+		{"explain", `When the crawler's groups have Content-Usage lines, a last line "usage:" gives the URL's AI usage preferences (train-ai and search) and the Content-Usage line that decided each, or "-" when the URL may not be fetched`, func(t *testing.T) string {
+			return expect(t, "", []string{"explain", "--robots", usage, "--agent", "A", "/p/x", "/a"}, exitOK,
+				"usage:     train-ai=unknown by line 3: content-usage /p/ search=y; search=y by line 3: content-usage /p/ search=y\n\n",
+				"usage:     - (the URL may not be fetched")
+		}},
 		{"explain", `an empty argument is the path "/"`, func(t *testing.T) string {
 			return expect(t, "", []string{"explain", "--robots", robots, "--agent", "A", ""}, exitOK, "path:      / (rfc9309)\n")
 		}},

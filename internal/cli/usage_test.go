@@ -169,3 +169,52 @@ func TestCheck_UsageTooLong(t *testing.T) {
 		t.Errorf("--usage --explain: status %d, output %q, want %q", status, out[:min(len(out), 400)], want)
 	}
 }
+
+// TestExplain_UsageLine: explain ends with a usage line that names the
+// content-usage lines that decided, when the crawler's groups have any.
+func TestExplain_UsageLine(t *testing.T) {
+	robots := writeFile(t, "robots.txt", usageRobots)
+	status, out, errs := cli(t, "", "explain", "--robots", robots, "--agent", "A", "/x", "/pub/a", "/private")
+	want := `url:       /x
+path:      /x (rfc9309)
+agent:     A is named by user-agent line 1 (A)
+groups:    user-agent line 1
+decision:  allowed: no rule matches
+usage:     train-ai=n by line 2: content-usage train-ai=n; search=unknown by line 2: content-usage train-ai=n
+
+url:       /pub/a
+path:      /pub/a (rfc9309)
+agent:     A is named by user-agent line 1 (A)
+groups:    user-agent line 1
+decision:  allowed: no rule matches
+usage:     train-ai=y by line 3: content-usage /pub/ train-ai=y, search=y; search=y by line 3: content-usage /pub/ train-ai=y, search=y
+
+url:       /private
+path:      /private (rfc9309)
+agent:     A is named by user-agent line 1 (A)
+groups:    user-agent line 1
+decision:  disallowed by line 4: disallow /private
+priority:  pattern /private, 8 bytes: the longest matching pattern wins, allow on a tie
+usage:     - (the URL may not be fetched: no usage preference applies to it)
+`
+	if status != exitOK || errs != "" || out != want {
+		t.Errorf("status %d, stderr %q, output:\n%s\nwant:\n%s", status, errs, out, want)
+	}
+
+	// The semantics decide whose group the line is in: in RFC9309 B's
+	// group has no content-usage line, so no usage line is printed.
+	robots = writeFile(t, "semantics.txt", semanticsRobots)
+	for _, c := range []struct{ sem, agent, want string }{
+		{"rfc9309", "A", "usage:     train-ai=n by line 2: content-usage train-ai=n; search=unknown by line 2: content-usage train-ai=n\n"},
+		{"rfc9309", "B", ""},
+		{"rfc9309", "C", "usage:     train-ai=unknown (no content-usage line matches); search=unknown (no content-usage line matches)\n"},
+		{"google", "B", "usage:     train-ai=n by line 2: content-usage train-ai=n; search=unknown by line 2: content-usage train-ai=n\n"},
+		{"koster1996", "B", "usage:     train-ai=n by line 2: content-usage train-ai=n; search=unknown by line 2: content-usage train-ai=n\n"},
+	} {
+		status, out, errs := cli(t, "", "explain", "--robots", robots, "--semantics", c.sem, "--agent", c.agent, "/x")
+		_, usage, found := strings.Cut(out, "\nusage:")
+		if status != exitOK || errs != "" || (c.want == "" && found) || (c.want != "" && "usage:"+usage != c.want) {
+			t.Errorf("%s --agent %s: status %d, stderr %q, output:\n%s\nwant the usage line %q", c.sem, c.agent, status, errs, out, c.want)
+		}
+	}
+}
