@@ -113,7 +113,10 @@
 // dump prints the semantics, the tokens, the selected groups (their
 // user-agent lines) and their merged rules in priority order, one
 // "line N: KIND PATTERN" a line: the first in this order that matches a URL
-// decides it. Then the extension lines of those groups ("line N: KEY:
+// decides it. When the file has Content-Usage lines, those of the selected
+// groups follow in file order, "line N: content-usage PATTERN STATEMENT"
+// (no PATTERN for a line without a path). Then the extension lines of those
+// groups ("line N: KEY:
 // VALUE": crawl-delay, request-rate, host, ...; they never decide) and the
 // file's sitemaps. With --automaton it also prints the automaton and a last
 // line

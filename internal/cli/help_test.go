@@ -208,6 +208,9 @@ func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 		{"dump", `Then the extension lines of those groups`, func(t *testing.T) string {
 			return expect(t, "", []string{"dump", "--robots", robots, "--agent", "A"}, exitOK, "  line 2: crawl-delay: 3\n", "  line 11: https://example.com/s.xml\n")
 		}},
+		{"dump", `When the file has Content-Usage lines (AI usage preferences), the lines of those groups follow, in file order, each with its path's pattern (none when it has no path) and its statement: line N: content-usage PATTERN STATEMENT`, func(t *testing.T) string {
+			return expect(t, "", []string{"dump", "--robots", usage, "--agent", "A"}, exitOK, "  line 2: content-usage train-ai=n (no path", "  line 3: content-usage /p/ search=y\n")
+		}},
 		{"dump", `a last line states: N classes: N bytes: N rules: N`, func(t *testing.T) string {
 			if got := expect(t, "", []string{"dump", "--robots", robots, "--agent", "A", "--automaton"}, exitOK); got != "" {
 				return got

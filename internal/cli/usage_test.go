@@ -218,3 +218,54 @@ usage:     - (the URL may not be fetched: no usage preference applies to it)
 		}
 	}
 }
+
+// TestDump_Usages: dump lists the crawler's content-usage lines in file
+// order, with their patterns and statements; a file without any has no
+// such section.
+func TestDump_Usages(t *testing.T) {
+	robots := writeFile(t, "robots.txt", usageRobots)
+	status, out, errs := cli(t, "", "dump", "--robots", robots, "--agent", "A")
+	want := `semantics: rfc9309
+agents: A
+selected: the groups that name the agent
+  group 1: line 1: User-agent: A
+rules in priority order (the longest matching pattern decides; allow wins a tie):
+  line 4: disallow /private
+content-usage lines of these groups, in file order (they decide no crawl; the longest pattern that matches a URL gives each category's preference, n over y over unknown on a tie):
+  line 2: content-usage train-ai=n (no path: matches every path, as a pattern of length 0)
+  line 3: content-usage /pub/ train-ai=y, search=y
+extensions of these groups (they never decide):
+  (none)
+sitemaps (for every crawler):
+  (none)
+`
+	if status != exitOK || errs != "" || out != want {
+		t.Errorf("status %d, stderr %q, output:\n%s\nwant:\n%s", status, errs, out, want)
+	}
+
+	const head = "content-usage lines of these groups, in file order (they decide no crawl; the longest pattern that matches a URL gives each category's preference, n over y over unknown on a tie):\n"
+	robots = writeFile(t, "semantics.txt", semanticsRobots)
+	for _, c := range []struct{ sem, agent, want string }{
+		{"rfc9309", "A", "  line 2: content-usage train-ai=n (no path: matches every path, as a pattern of length 0)\n"},
+		{"rfc9309", "B", "  (none: every preference is unknown)\n"},
+		{"rfc9309", "C", "  line 6: content-usage /*.pdf$ train-ai=y\n"},
+		{"google", "B", "  line 2: content-usage train-ai=n (no path: matches every path, as a pattern of length 0)\n"},
+		{"google", "C", "  line 6: content-usage /*.pdf$ train-ai=y\n"},
+		{"koster1996", "B", "  line 2: content-usage train-ai=n (no path: matches every path, as a pattern of length 0)\n"},
+		// Koster1996 patterns are literal: the pattern shows '*' and '$'
+		// escaped, as the rules' patterns do.
+		{"koster1996", "C", "  line 6: content-usage /%2A.pdf%24 train-ai=y\n"},
+	} {
+		status, out, errs := cli(t, "", "dump", "--robots", robots, "--semantics", c.sem, "--agent", c.agent)
+		if status != exitOK || errs != "" || !strings.Contains(out, head+c.want+"extensions of these groups") {
+			t.Errorf("%s --agent %s: status %d, stderr %q, output:\n%s\nwant the section:\n%s%s", c.sem, c.agent, status, errs, out, head, c.want)
+		}
+	}
+
+	// A file with no content-usage line: no section (the bundled example's
+	// dump is held to its old output by TestDump).
+	plain := writeFile(t, "plain.txt", "User-agent: *\nDisallow: /p\n")
+	if _, out, _ := cli(t, "", "dump", "--robots", plain, "--agent", "A"); strings.Contains(out, "content-usage") {
+		t.Errorf("no content-usage line: output:\n%s", out)
+	}
+}
