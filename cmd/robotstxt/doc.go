@@ -72,11 +72,12 @@
 // decisions, such as RFC 9309's always-allowed /robots.txt).
 //
 // With --usage one more field, the last (after the explanation with
-// --explain), gives the site's AI usage preferences for the URL from the
-// Content-Usage lines of the crawler's groups (docs/SEMANTICS.md section
-// 7), as engine.Usage.String writes them: "train-ai=X search=Y", X and Y
-// each y, n or unknown, or "-" for a disallowed URL, to which no preference
-// applies:
+// --explain), gives the site's AI usage preferences for the URL, as
+// engine.Usage.String writes them: "train-ai=X search=Y", X and Y each y, n
+// or unknown, or "-" for a disallowed URL, to which no preference applies.
+// They come from the Content-Usage lines of the crawler's groups: of those
+// whose path matches the URL, the longest path decides, and a line without
+// a path matches every URL, as the shortest:
 //
 //	allowed<TAB>URL<TAB>train-ai=n search=unknown
 //	disallowed<TAB>URL<TAB>-
