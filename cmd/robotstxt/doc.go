@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	robotstxt check   --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--urls FILE] [URL ...]
+//	robotstxt check   --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--usage] [--urls FILE] [URL ...]
 //	robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
 //	robotstxt dump    --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
 //	robotstxt lint    [--semantics S] [--format text|json] FILE ...
@@ -71,6 +71,17 @@
 // rule's value as written, or "-" when no rule matched (also for built-in
 // decisions, such as RFC 9309's always-allowed /robots.txt).
 //
+// With --usage one more field, the last (after the explanation with
+// --explain), gives the site's AI usage preferences for the URL, as
+// engine.Usage.String writes them: "train-ai=X search=Y", X and Y each y, n
+// or unknown, or "-" for a disallowed URL, to which no preference applies.
+// They come from the Content-Usage lines of the crawler's groups: of those
+// whose path matches the URL, the longest path decides, and a line without
+// a path matches every URL, as the shortest:
+//
+//	allowed<TAB>URL<TAB>train-ai=n search=unknown
+//	disallowed<TAB>URL<TAB>-
+//
 // The URLs come from the arguments, or else from --urls FILE, or else from
 // standard input, one a line. Input is streamed: each answer is written as
 // soon as the input has no more lines waiting, so robotstxt check can serve
@@ -86,21 +97,27 @@
 //
 // A line longer than 1 MiB cannot be decided: its output line is
 // "error<TAB>" and its first 200 bytes followed by "..." (with --explain, a
-// third field "too long"), and standard error says
+// third field "too long"; with --usage, a last field "-"), and standard
+// error says
 // "robotstxt: line N: too long (more than 1048576 bytes): not decided".
 //
 // # explain
 //
 // explain prints, for each URL argument, a block of lines for people: the
 // matched path, the user-agent lines that selected the groups, the deciding
-// rule and its priority. Arguments are read as check reads them.
+// rule and its priority, and, when the crawler's groups have Content-Usage
+// lines, a "usage:" line: the URL's usage preferences and the line that
+// decided each. Arguments are read as check reads them.
 //
 // # dump
 //
 // dump prints the semantics, the tokens, the selected groups (their
 // user-agent lines) and their merged rules in priority order, one
 // "line N: KIND PATTERN" a line: the first in this order that matches a URL
-// decides it. Then the extension lines of those groups ("line N: KEY:
+// decides it. When the file has Content-Usage lines, those of the selected
+// groups follow in file order, "line N: content-usage PATTERN STATEMENT"
+// (no PATTERN for a line without a path). Then the extension lines of those
+// groups ("line N: KEY:
 // VALUE": crawl-delay, request-rate, host, ...; they never decide) and the
 // file's sitemaps. With --automaton it also prints the automaton and a last
 // line

@@ -14,12 +14,15 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
-const checkUsage = `Usage: robotstxt check --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--urls FILE] [URL ...]
+const checkUsage = `Usage: robotstxt check --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--usage] [--urls FILE] [URL ...]
 
 Decides each URL for the crawler and prints one line per input line, in
 order: "allowed<TAB>URL" or "disallowed<TAB>URL". With --explain a third field
 names the rule that decided ("line N: allow PATTERN", "line N: disallow
-PATTERN") or is "-" when none did. Without URL arguments the URLs are read
+PATTERN") or is "-" when none did. With --usage one more field, the last,
+gives the site's AI usage preferences for the URL from its Content-Usage
+lines: "train-ai=X search=Y", X and Y each y, n or unknown, or "-" for a
+disallowed URL, to which no preference applies. Without URL arguments the URLs are read
 from --urls FILE, or standard input, one a line, and the answers are
 streamed.
 
@@ -28,7 +31,8 @@ empty line or argument is the empty URL, which is the path "/". Anything
 else is still decided, as the semantics reads it (the path starts at its
 first '/': "example.com/a" is "/a"), with a warning on standard error and
 exit status 1. A line longer than 1 MiB is not decided: it gives
-"error<TAB>START..." and a message on standard error.
+"error<TAB>START..." (then "too long" with --explain, "-" with --usage) and a
+message on standard error.
 
 Flags:
   --robots FILE         the robots.txt to obey (required; - for standard input)
@@ -44,6 +48,8 @@ Flags:
                         merging the groups of every token
   --semantics S         rfc9309 (default), google or koster1996
   --explain             add the deciding rule as a third field
+  --usage               add the usage preferences (Content-Usage lines) as
+                        the last field
   --urls FILE           read URLs from FILE instead of standard input (- for
                         standard input)
 
@@ -78,6 +84,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("check")
 	rf := addRobotsFlags(fs)
 	explain := fs.Bool("explain", false, "")
+	usage := fs.Bool("usage", false, "")
 	urlsFile := fs.String("urls", "", "")
 	urls, status, done := parseFlags(fs, args, checkUsage, stdout, stderr)
 	if done {
@@ -113,6 +120,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		m:       m,
 		sem:     rf.sem.s,
 		explain: *explain,
+		usage:   *usage,
 		w:       bufio.NewWriterSize(stdout, outBufferSize),
 		stderr:  stderr,
 	}
@@ -149,6 +157,7 @@ type checker struct {
 	m       *engine.Matcher
 	sem     compile.Semantics
 	explain bool
+	usage   bool // add the usage preferences as the last field
 	w       *bufio.Writer
 	stderr  io.Writer
 	status  int
@@ -237,18 +246,33 @@ func (c *checker) decide(what string, n int, u string) error {
 		}
 	}
 	var d engine.Decision
-	if c.explain {
+	var usage engine.Usage
+	switch {
+	case c.usage:
+		// Usage decides the URL too: a URL that may not be fetched has
+		// no preference.
+		usage = c.m.Usage(u)
+		if c.explain {
+			d = c.m.Decide(u)
+		} else {
+			d.Allowed = usage.Applicable()
+		}
+	case c.explain:
 		d = c.m.Decide(u)
-	} else {
+	default:
 		d.Allowed = c.m.Allowed(u)
 	}
-	_, err := c.w.Write(appendAnswer(c.w.AvailableBuffer(), u, d, c.explain))
+	b := appendAnswer(c.w.AvailableBuffer(), u, d, c.explain)
+	if c.usage {
+		b = appendUsage(append(b, '\t'), usage)
+	}
+	_, err := c.w.Write(append(b, '\n'))
 	return err
 }
 
-// appendAnswer appends the output line for URL u decided as d:
-// "allowed<TAB>URL" or "disallowed<TAB>URL", with explain a third field
-// (appendExplanation), and the line end. check and fetch both write it.
+// appendAnswer appends the output line for URL u decided as d, without its
+// end: "allowed<TAB>URL" or "disallowed<TAB>URL", with explain a third field
+// (appendExplanation). check and fetch both write it.
 func appendAnswer(b []byte, u string, d engine.Decision, explain bool) []byte {
 	if d.Allowed {
 		b = append(b, "allowed\t"...)
@@ -259,7 +283,20 @@ func appendAnswer(b []byte, u string, d engine.Decision, explain bool) []byte {
 	if explain {
 		b = appendExplanation(append(b, '\t'), d)
 	}
-	return append(b, '\n')
+	return b
+}
+
+// appendUsage appends u as engine.Usage.String writes it, without
+// allocating: "-" for a URL that may not be fetched, else
+// "train-ai=X search=Y".
+func appendUsage(b []byte, u engine.Usage) []byte {
+	if !u.Applicable() {
+		return append(b, '-')
+	}
+	b = append(b, engine.CategoryTrainAI+"="...)
+	b = append(b, u.TrainAI.String()...)
+	b = append(b, " "+engine.CategorySearch+"="...)
+	return append(b, u.Search.String()...)
 }
 
 // tooLong writes "error<TAB>START..." for input line n, which is longer
@@ -273,6 +310,9 @@ func (c *checker) tooLong(n int, start string) error {
 	b = append(b, "..."...)
 	if c.explain {
 		b = append(b, "\ttoo long"...)
+	}
+	if c.usage {
+		b = append(b, "\t-"...)
 	}
 	_, err := c.w.Write(append(b, '\n'))
 	return err

@@ -18,8 +18,14 @@ merged and normalised, in priority order, one a line:
   line N: allow PATTERN
   line N: disallow PATTERN
 
-The first rule in this order that matches a URL decides it. Then the
-extension lines of those groups (crawl-delay, request-rate, host, ...: they
+The first rule in this order that matches a URL decides it. When the file
+has Content-Usage lines (AI usage preferences), the lines of those groups
+follow, in file order, each with its path's pattern (none when it has no
+path) and its statement:
+
+  line N: content-usage PATTERN STATEMENT
+
+Then the extension lines of those groups (crawl-delay, request-rate, host, ...: they
 never decide) and the file's sitemaps, one a line:
 
   line N: KEY: VALUE
@@ -64,6 +70,7 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var b strings.Builder
 	writeSelection(&b, r, m)
+	writeUsages(&b, r, m)
 	writeExtensions(&b, r, m)
 	if *automata {
 		b.WriteString(automatonDump(m.Dump()))
@@ -138,6 +145,39 @@ func quoteTokens(toks []string) []string {
 		out = append(out, `(none: the "*" group)`)
 	}
 	return out
+}
+
+// writeUsages writes the content-usage lines of the groups selected for
+// m, merged, in file order, each with the pattern its path compiles to (as
+// an allow or disallow pattern) and its statement. A file that has no
+// content-usage line at all gets no section, so that a dump of it is what
+// it was before they were read.
+func writeUsages(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
+	if !hasUsages(r.File()) {
+		return
+	}
+	b.WriteString("content-usage lines of these groups, in file order (they decide no crawl; the longest pattern that matches a URL gives each category's preference, n over y over unknown on a tie):\n")
+	rules := m.UsageRules()
+	for _, u := range rules {
+		if u.Pattern == "" {
+			fmt.Fprintf(b, "  line %d: content-usage %s (no path: matches every path, as a pattern of length 0)\n", u.Line, u.Statement)
+		} else {
+			fmt.Fprintf(b, "  line %d: content-usage %s %s\n", u.Line, u.Pattern, u.Statement)
+		}
+	}
+	if len(rules) == 0 {
+		b.WriteString("  (none: every preference is unknown)\n")
+	}
+}
+
+// hasUsages reports whether any group of f has a content-usage line.
+func hasUsages(f *compile.File) bool {
+	for i := range f.Groups {
+		if f.Groups[i].Usages.Len() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // writeExtensions writes the extension lines of the groups selected for m,

@@ -15,8 +15,11 @@ Says, for each URL, why the crawler may or may not fetch it: the path that
 was matched (normalised for the semantics), the user-agent lines that
 selected the groups (or that the "*" group applies, or none), the rule that
 decided (line, kind and value) and the priority by which it won (the
-pattern and its length in bytes). One block of lines per URL, separated by
-a blank line. The format is for people and may change; use check --explain
+pattern and its length in bytes). When the crawler's groups have
+Content-Usage lines, a last line "usage:" gives the URL's AI usage
+preferences (train-ai and search) and the Content-Usage line that decided
+each, or "-" when the URL may not be fetched. One block of lines per URL,
+separated by a blank line. The format is for people and may change; use check --explain
 in scripts.
 
 URLs are read as check reads them: an empty argument is the path "/"; an

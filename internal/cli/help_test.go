@@ -146,6 +146,7 @@ func expect(t *testing.T, stdin string, args []string, status int, outHas ...str
 func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 	robots := writeFile(t, "robots.txt", "User-agent: A\nCrawl-delay: 3\nDisallow: /a\n\nUser-agent: B\nDisallow: /b\n\nUser-agent: *\nDisallow: /\n\nSitemap: https://example.com/s.xml\n")
 	long := strings.Repeat("/x", maxURLLine)
+	usage := writeFile(t, "usage.txt", "User-agent: A\nContent-Usage: train-ai=n\nContent-Usage: /p/ search=y\nDisallow: /a\n")
 	return []helpClaim{
 		// robotstxt help
 		{"", `2 bad usage, or a robots.txt or URL file that cannot be read`, func(t *testing.T) string {
@@ -179,6 +180,15 @@ func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 		{"check", `--explain add the deciding rule as a third field`, func(t *testing.T) string {
 			return expect(t, "", []string{"check", "--robots", robots, "--agent", "A", "--explain", "/a"}, exitOK, "disallowed\t/a\tline 3: disallow /a\n")
 		}},
+		{"check", `With --usage one more field, the last, gives the site's AI usage preferences for the URL from its Content-Usage lines: "train-ai=X search=Y", X and Y each y, n or unknown, or "-" for a disallowed URL`, func(t *testing.T) string {
+			return expect(t, "", []string{"check", "--robots", usage, "--agent", "A", "--usage", "/p/x", "/a"}, exitOK, "allowed\t/p/x\ttrain-ai=unknown search=y\ndisallowed\t/a\t-\n")
+		}},
+		{"check", `--usage add the usage preferences (Content-Usage lines) as the last field`, func(t *testing.T) string {
+			return expect(t, "", []string{"check", "--robots", usage, "--agent", "A", "--explain", "--usage", "/a", "/x"}, exitOK, "disallowed\t/a\tline 4: disallow /a\t-\nallowed\t/x\t-\ttrain-ai=n search=unknown\n")
+		}},
+		{"check", `(then "too long" with --explain, "-" with --usage)`, func(t *testing.T) string {
+			return expect(t, long+"\n", []string{"check", "--robots", usage, "--agent", "A", "--explain", "--usage"}, exitProblem, "...\ttoo long\t-\n")
+		}},
 		{"check", `--urls FILE read URLs from FILE instead of standard input`, func(t *testing.T) string {
 			return expect(t, "", []string{"check", "--robots", robots, "--agent", "A", "--urls", writeFile(t, "urls", "/a\n")}, exitOK, "disallowed\t/a\n")
 		}},
@@ -186,12 +196,20 @@ func helpClaims(t *testing.T, site *claimsSite) []helpClaim {
 		{"explain", `One block of lines per URL, separated by a blank line`, func(t *testing.T) string {
 			return expect(t, "", []string{"explain", "--robots", robots, "--agent", "A", "/a", "/b"}, exitOK, "\n\nurl:       /b\n")
 		}},
+		{"explain", `When the crawler's groups have Content-Usage lines, a last line "usage:" gives the URL's AI usage preferences (train-ai and search) and the Content-Usage line that decided each, or "-" when the URL may not be fetched`, func(t *testing.T) string {
+			return expect(t, "", []string{"explain", "--robots", usage, "--agent", "A", "/p/x", "/a"}, exitOK,
+				"usage:     train-ai=unknown by line 3: content-usage /p/ search=y; search=y by line 3: content-usage /p/ search=y\n\n",
+				"usage:     - (the URL may not be fetched")
+		}},
 		{"explain", `an empty argument is the path "/"`, func(t *testing.T) string {
 			return expect(t, "", []string{"explain", "--robots", robots, "--agent", "A", ""}, exitOK, "path:      / (rfc9309)\n")
 		}},
 		// dump
 		{"dump", `Then the extension lines of those groups`, func(t *testing.T) string {
 			return expect(t, "", []string{"dump", "--robots", robots, "--agent", "A"}, exitOK, "  line 2: crawl-delay: 3\n", "  line 11: https://example.com/s.xml\n")
+		}},
+		{"dump", `When the file has Content-Usage lines (AI usage preferences), the lines of those groups follow, in file order, each with its path's pattern (none when it has no path) and its statement: line N: content-usage PATTERN STATEMENT`, func(t *testing.T) string {
+			return expect(t, "", []string{"dump", "--robots", usage, "--agent", "A"}, exitOK, "  line 2: content-usage train-ai=n (no path", "  line 3: content-usage /p/ search=y\n")
 		}},
 		{"dump", `a last line states: N classes: N bytes: N rules: N`, func(t *testing.T) string {
 			if got := expect(t, "", []string{"dump", "--robots", robots, "--agent", "A", "--automaton"}, exitOK); got != "" {

@@ -103,7 +103,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 const usage = `robotstxt decides URLs against a robots.txt.
 
 Usage:
-  robotstxt check   --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--urls FILE] [URL ...]
+  robotstxt check   --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--explain] [--usage] [--urls FILE] [URL ...]
   robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
   robotstxt dump    --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
   robotstxt lint    [--semantics S] [--format text|json] FILE ...
@@ -187,6 +187,7 @@ var flagWants = map[string]string{
 	"agent-chain": "no value",
 	"semantics":   "rfc9309, google or koster1996",
 	"explain":     "no value",
+	"usage":       "no value",
 	"automaton":   "no value",
 	"urls":        "a file of URLs, one a line, or - for standard input",
 	"format":      "text or json",
