@@ -335,33 +335,31 @@ type shadow struct {
 	name string
 }
 
+// shadowed reports the rules that never decide for any crawler whose
+// merged groups hold them (see ShadowedRule and DuplicateRule).
 func (c *checker) shadowed() {
+	verdict := c.shadowVerdicts()
+	for gi, g := range c.f.Groups {
+		for ri, r := range g.Rules.Slice() {
+			if s, ok := verdict[ruleID{gi, ri}]; ok {
+				c.reportShadowed(gi, r, s)
+			}
+		}
+	}
+}
+
+// shadowVerdicts returns the rules that never decide for any of the
+// crawlers whose merged groups hold them, each with why for one crawler.
+func (c *checker) shadowVerdicts() map[ruleID]shadow {
 	byName := c.mergedGroups()
 	// verdict[id] is the shadow of id for every name checked so far; a
 	// rule missing from it, once its first name is checked, decides
 	// something.
 	verdict := map[ruleID]shadow{}
 	checked := map[ruleID]bool{}
-	order := make([]string, 0, len(byName))
-	for n := range byName {
-		order = append(order, n)
-	}
-	sort.Strings(order)
-	for _, n := range order {
-		var ids []ruleID
-		for _, gi := range byName[n] {
-			for ri := range c.f.Groups[gi].Rules.Len() {
-				if id := (ruleID{gi, ri}); !c.dead[id] {
-					ids = append(ids, id)
-				}
-			}
-		}
-		var found map[ruleID]ruleID
-		if c.f.Semantics == compile.Koster1996 {
-			found = c.shadowedFirstMatch(ids)
-		} else {
-			found = c.shadowedLongest(ids)
-		}
+	for _, n := range sortedNames(byName) {
+		ids := c.liveRules(byName[n])
+		found := c.shadowedAmong(ids)
 		for _, id := range ids {
 			by, ok := found[id]
 			switch {
@@ -375,25 +373,55 @@ func (c *checker) shadowed() {
 			}
 		}
 	}
-	for gi, g := range c.f.Groups {
-		for ri, r := range g.Rules.Slice() {
-			id := ruleID{gi, ri}
-			s, ok := verdict[id]
-			if !ok {
-				continue
+	return verdict
+}
+
+// sortedNames returns the crawler keys of byName, sorted.
+func sortedNames(byName map[string][]int) []string {
+	order := make([]string, 0, len(byName))
+	for n := range byName {
+		order = append(order, n)
+	}
+	sort.Strings(order)
+	return order
+}
+
+// liveRules returns the rules of groups, in file order, but those that
+// match nothing (MissingSlash).
+func (c *checker) liveRules(groups []int) []ruleID {
+	var ids []ruleID
+	for _, gi := range groups {
+		for ri := range c.f.Groups[gi].Rules.Len() {
+			if id := (ruleID{gi, ri}); !c.dead[id] {
+				ids = append(ids, id)
 			}
-			by := c.rule(s.by)
-			crawlers := ""
-			if s.by.group != gi {
-				crawlers = " (the groups for " + s.name + " are merged)"
-			}
-			if by.Kind == r.Kind && by.Pattern == r.Pattern {
-				c.add(r.Line, DuplicateRule, "same rule as line "+strconv.Itoa(by.Line)+crawlers+", which decides instead: this line never does; delete it")
-				continue
-			}
-			c.add(r.Line, ShadowedRule, "never decides"+crawlers+": line "+strconv.Itoa(by.Line)+" ("+by.Kind.String()+" "+by.Value+") matches every URL this rule matches and "+c.why(by, r)+"; delete this line or change one of the two")
 		}
 	}
+	return ids
+}
+
+// shadowedAmong finds, among the merged rules ids (in file order), those
+// that never decide under the file's semantics, and a rule that beats
+// each.
+func (c *checker) shadowedAmong(ids []ruleID) map[ruleID]ruleID {
+	if c.f.Semantics == compile.Koster1996 {
+		return c.shadowedFirstMatch(ids)
+	}
+	return c.shadowedLongest(ids)
+}
+
+// reportShadowed reports rule r of group gi, which s says never decides.
+func (c *checker) reportShadowed(gi int, r compile.Rule, s shadow) {
+	by := c.rule(s.by)
+	crawlers := ""
+	if s.by.group != gi {
+		crawlers = " (the groups for " + s.name + " are merged)"
+	}
+	if by.Kind == r.Kind && by.Pattern == r.Pattern {
+		c.add(r.Line, DuplicateRule, "same rule as line "+strconv.Itoa(by.Line)+crawlers+", which decides instead: this line never does; delete it")
+		return
+	}
+	c.add(r.Line, ShadowedRule, "never decides"+crawlers+": line "+strconv.Itoa(by.Line)+" ("+by.Kind.String()+" "+by.Value+") matches every URL this rule matches and "+c.why(by, r)+"; delete this line or change one of the two")
 }
 
 // why says why rule a beats rule b.
@@ -556,72 +584,104 @@ const maxNamesListed = 5
 // every such crawler of it, at the first of their user-agent lines.
 func (c *checker) replacesGlobal() {
 	byName := c.mergedGroups()
-	var globalDisallows []compile.Rule
-	seen := map[string]bool{}
-	for _, gi := range byName["*"] {
-		for ri := range c.f.Groups[gi].Rules.Len() {
-			if r := c.rule(ruleID{gi, ri}); r.Kind == compile.Disallow && !c.dead[ruleID{gi, ri}] && !seen[r.Pattern] {
-				seen[r.Pattern] = true
-				globalDisallows = append(globalDisallows, r)
-			}
-		}
-	}
-	if len(globalDisallows) == 0 {
+	disallows := c.globalDisallows(byName["*"])
+	if len(disallows) == 0 {
 		return
 	}
 	reported := map[string]bool{}
-	for _, g := range c.f.Groups {
-		var names []string // as written, in line order
-		var exts []string
-		line := 0
-		for _, a := range g.Agents.Slice() {
-			n, ok := crawler(a)
-			if !ok || reported[n] {
-				continue
-			}
-			reported[n] = true
-			rules, keys, empty := 0, []string(nil), false
-			for _, gj := range byName[n] {
-				rules += c.f.Groups[gj].Rules.Len()
-				for _, x := range c.f.Groups[gj].Extensions.Slice() {
-					if !contains(keys, x.Key) {
-						keys = append(keys, x.Key)
-					}
-				}
-				empty = empty || c.f.Groups[gj].EmptyRuleLine != 0
-			}
-			if rules > 0 || len(keys) == 0 || empty {
-				continue
-			}
-			if line == 0 {
-				line = a.Line
-			}
-			names = append(names, a.Value)
-			for _, k := range keys {
-				if !contains(exts, k) {
-					exts = append(exts, k)
-				}
-			}
-		}
+	for gi := range c.f.Groups {
+		line, names, exts := c.replacing(gi, byName, reported)
 		if names == nil {
 			continue
 		}
-		who := names[0]
-		switch n := len(names); {
-		case n > maxNamesListed:
-			who = strings.Join(names[:maxNamesListed], ", ") + " and " + strconv.Itoa(n-maxNamesListed) + " more"
-		case n > 1:
-			who = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
-		}
-		r := globalDisallows[0]
+		who := listNames(names)
+		r := disallows[0]
 		more := ""
-		if n := len(globalDisallows) - 1; n > 0 {
+		if n := len(disallows) - 1; n > 0 {
 			more = " and " + strconv.Itoa(n) + " more"
 		}
 		c.add(line, ReplacesGlobal, "the group for "+who+" has no allow or disallow rule, only "+strings.Join(exts, ", ")+
 			": it replaces the \"*\" group, so "+who+" may fetch what \"*\" disallows (line "+strconv.Itoa(r.Line)+
 			": disallow "+r.Value+more+"); repeat the \"*\" rules to obey")
 	}
+}
+
+// globalDisallows returns the disallow rules of the "*" groups that match
+// something, one for each pattern, in file order.
+func (c *checker) globalDisallows(groups []int) []compile.Rule {
+	var out []compile.Rule
+	seen := map[string]bool{}
+	for _, gi := range groups {
+		for ri := range c.f.Groups[gi].Rules.Len() {
+			if r := c.rule(ruleID{gi, ri}); r.Kind == compile.Disallow && !c.dead[ruleID{gi, ri}] && !seen[r.Pattern] {
+				seen[r.Pattern] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// replacing returns the crawlers that the user-agent lines of group gi
+// name (as written, in line order) whose merged groups have only
+// extension lines, the line of the first, and those lines' keys. A
+// crawler is looked at once, in the first group that names it (reported
+// holds those looked at).
+func (c *checker) replacing(gi int, byName map[string][]int, reported map[string]bool) (line int, names, exts []string) {
+	for _, a := range c.f.Groups[gi].Agents.Slice() {
+		n, ok := crawler(a)
+		if !ok || reported[n] {
+			continue
+		}
+		reported[n] = true
+		keys := c.onlyExtensions(byName[n])
+		if keys == nil {
+			continue
+		}
+		if line == 0 {
+			line = a.Line
+		}
+		names = append(names, a.Value)
+		for _, k := range keys {
+			if !contains(exts, k) {
+				exts = append(exts, k)
+			}
+		}
+	}
+	return line, names, exts
+}
+
+// onlyExtensions returns the extension keys of groups, in order, when
+// they have no allow or disallow line (not even an empty one) and some
+// extension line; else nil.
+func (c *checker) onlyExtensions(groups []int) []string {
+	rules, keys, empty := 0, []string(nil), false
+	for _, gj := range groups {
+		g := &c.f.Groups[gj]
+		rules += g.Rules.Len()
+		for _, x := range g.Extensions.Slice() {
+			if !contains(keys, x.Key) {
+				keys = append(keys, x.Key)
+			}
+		}
+		empty = empty || g.EmptyRuleLine != 0
+	}
+	if rules > 0 || empty {
+		return nil
+	}
+	return keys
+}
+
+// listNames lists crawler names for a message: "a", "a and b", "a, b and
+// c", at most maxNamesListed of them then how many more.
+func listNames(names []string) string {
+	switch n := len(names); {
+	case n > maxNamesListed:
+		return strings.Join(names[:maxNamesListed], ", ") + " and " + strconv.Itoa(n-maxNamesListed) + " more"
+	case n > 1:
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return names[0]
 }
 
 // invalidMessages say what a known extension key wants.
