@@ -2,7 +2,9 @@
 // probably meant, beyond what the parser reports: rules that can never match
 // or never decide, user-agent lines that an unrelated line silently joined
 // into one group, a crawler's group that drops every rule of the "*" group,
-// and extension values crawlers cannot read.
+// extension values crawlers cannot read, and content-usage lines (IETF AI
+// Preferences, docs/SEMANTICS.md section 7) whose statements state less
+// than they seem to, that belong to no group, or that tie and conflict.
 //
 // Check reads a parsed compile.File (plain data, no body) and returns its
 // findings sorted by line; Report merges them with the parser's diagnostics
@@ -12,14 +14,17 @@
 // with their empty rule lines, the lines that joined user-agent lines),
 // and merges a crawler's groups as File.Select does,
 // asking compile.Agent.Names which lines name it. Every finding is exact for
-// the file's semantics, except replaces-global, which is about intent and
-// says so. Check runs in time about linear in the size of the file.
+// the file's semantics, except replaces-global and usage-conflict, which
+// are about intent and say so. Check runs in time about linear in the size
+// of the file.
 package lint
 
 import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dunglas/httpsfv"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
@@ -90,6 +95,49 @@ const (
 	// ParseExtensions). The parser reports a crawl-delay that is no number
 	// with the same kind.
 	InvalidValue Kind = "invalid-value"
+
+	// UsageSyntax: a content-usage statement that is not an RFC 9651
+	// Dictionary ("train-ai=n search=y", members not separated by commas;
+	// "*.pdf train-ai=n", a path that does not start with '/', so the
+	// whole value is the statement), or no statement at all (a path
+	// alone). Such a line states no preference: every category is unknown
+	// for the paths it decides, and it still hides the statements of
+	// shorter patterns (draft-ietf-aipref-vocab, Processing Algorithm).
+	UsageSyntax Kind = "usage-syntax"
+
+	// UsageKeyCase: a content-usage statement that is no Dictionary only
+	// because a key has upper-case letters ("Train-AI=n"). RFC 9651 keys
+	// are lower case, so the whole statement fails to parse and every
+	// category is unknown (draft-ietf-aipref-vocab, Multiple
+	// Preferences). Reported in place of UsageSyntax.
+	UsageKeyCase Kind = "usage-key-case"
+
+	// UsageValue: a category of the vocabulary (train-ai, search) whose
+	// value in a statement is not the Token y or n: "train-ai=yes",
+	// "train-ai=N" (Tokens are case-sensitive), train-ai="n" (a
+	// String), "train-ai" alone (the Boolean true), a number, an inner
+	// list. The category is unknown for the paths the line decides
+	// (draft-ietf-aipref-vocab, Preference Labels).
+	UsageValue Kind = "usage-value"
+
+	// UsageOutsideGroup: a content-usage line that belongs to no group
+	// (before any user-agent line, or in Koster1996 after a blank line
+	// ended the record), so its preferences apply to no crawler. The
+	// parser reports it as a rule-outside-group diagnostic; Report
+	// reports that diagnostic under this kind, also in a file with no
+	// user-agent line at all (whose no-user-agent warning is about crawl
+	// rules only). Check does not report it.
+	UsageOutsideGroup Kind = "usage-outside-group"
+
+	// UsageConflict: two content-usage lines of one crawler's merged
+	// groups with the same normalised pattern (or both without a path)
+	// whose statements give one category y and n. They tie, and the most
+	// restrictive wins: the category is n (draft-ietf-aipref-attach,
+	// Content-Usage Rule Semantics; draft-ietf-aipref-vocab, Combining
+	// Preferences), unlike allow and disallow, where allow wins a tie.
+	// Reported at the later line, naming the earlier. This is about
+	// intent: the author may have meant the later line to override.
+	UsageConflict Kind = "usage-conflict"
 )
 
 // Finding is one thing lint found.
@@ -121,6 +169,8 @@ func Check(f *compile.File) []Finding {
 	c.joinedGroups()
 	c.replacesGlobal()
 	c.invalidValues()
+	c.usageStatements()
+	c.usageConflicts()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Line < c.out[j].Line })
 	return c.out
 }
@@ -140,11 +190,13 @@ func Check(f *compile.File) []Finding {
 //     user-agent, allow, disallow or sitemap line, and every not-utf8 and
 //     html diagnostic;
 //   - mostly-not-utf8: every not-utf8 diagnostic;
-//   - no-user-agent: every rule-outside-group diagnostic;
+//   - no-user-agent: every rule-outside-group diagnostic but those of
+//     content-usage lines, which are about preferences, not crawling;
 //   - truncated: the parser's truncated diagnostic, at the same line.
 //
 // So a UTF-16 file is one finding, not one per line, and an HTML page one,
-// not one per tag.
+// not one per tag. The rule-outside-group diagnostic of a content-usage
+// line is reported as a UsageOutsideGroup finding.
 //
 // Report does not see past the size limit, so it reports the truncated
 // warning of every file that was cut; ReportBody, given the body, only of
@@ -175,7 +227,11 @@ func report(f *compile.File, cutCounts bool) []Finding {
 		}
 	}
 	for _, d := range f.Diagnostics {
-		if keep(d) && (d.Kind != compile.DiagTruncated || cutCounts) {
+		switch {
+		case !keep(d) || d.Kind == compile.DiagTruncated && !cutCounts:
+		case isUsageOutside(d):
+			out = append(out, usageOutside(d))
+		default:
 			out = append(out, Finding{Line: d.Line, Kind: Kind(d.Kind.String()), Message: d.Message})
 		}
 	}
@@ -246,7 +302,7 @@ func symptomFilter(f *compile.File) func(compile.Diagnostic) bool {
 		case notRobots && (!read[d.Line] || d.Kind == compile.DiagNotUTF8 || d.Kind == compile.DiagHTML):
 			return false
 		case notUTF8 && d.Kind == compile.DiagNotUTF8,
-			noAgent && d.Kind == compile.DiagRuleOutsideGroup,
+			noAgent && d.Kind == compile.DiagRuleOutsideGroup && !isUsageOutside(d),
 			truncated && d.Kind == compile.DiagTruncated:
 			return false
 		}
@@ -261,6 +317,9 @@ type checker struct {
 	f    *compile.File
 	out  []Finding
 	dead map[ruleID]bool // rules that match nothing (MissingSlash)
+	// dicts are the statements of each group's content-usage lines,
+	// parsed (nil: not a Dictionary), by usageStatements.
+	dicts [][]*httpsfv.Dictionary
 }
 
 func (c *checker) add(line int, kind Kind, msg string) {
