@@ -45,11 +45,12 @@ func (c *checker) usageStatement(u compile.Usage) *httpsfv.Dictionary {
 		return nil
 	}
 	if u.Statement == "" {
-		what := "the line has no statement"
+		what, hides := "the line has no statement", ""
 		if u.Path != "" {
 			what = "the line has a path (" + u.Path + ") but no statement after it"
+			hides = ", and it hides the statements of shorter paths"
 		}
-		c.add(u.Line, UsageSyntax, what+": it states no preference, so every category is unknown where it decides, and it hides the statements of shorter paths; write one such as train-ai=n")
+		c.add(u.Line, UsageSyntax, what+": it states no preference, so every category is unknown where it decides"+hides+"; write one such as train-ai=n")
 		return d
 	}
 	for _, key := range categories {
@@ -92,8 +93,11 @@ func parseFailure(u compile.Usage, err error) string {
 		}
 	}
 	s := u.Statement
-	if at >= 0 && at < len(s) {
+	switch {
+	case at >= 0 && at < len(s):
 		msg += " at " + strconv.Quote(cut(s[at:], 24))
+	case at == len(s):
+		msg += " at the end"
 	}
 	first, _, _ := strings.Cut(s, " ")
 	switch {

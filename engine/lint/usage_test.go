@@ -4,10 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dunglas/httpsfv"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/engine/lint"
 )
 
@@ -148,5 +150,44 @@ func TestAIPref_ConflictingTies(t *testing.T) {
 		{"different crawlers", compile.RFC9309, "User-agent: a\nContent-Usage: train-ai=y\n\nUser-agent: b\nContent-Usage: train-ai=n\n", nil, nil},
 		{"unknown and n agree", compile.RFC9309, "User-agent: *\nContent-Usage: /a train-ai=maybe\nContent-Usage: /a train-ai=n\n",
 			[]found{{2, lint.UsageValue}}, nil},
+	})
+}
+
+// FuzzUsageStatement checks that any statement is linted without a panic,
+// and that a statement with no statement finding gives each category of
+// the vocabulary it names y or n, as the engine reads it (vocab section
+// 6.5).
+func FuzzUsageStatement(f *testing.F) {
+	for _, s := range []string{"train-ai=n", "Train-AI=n", "train-ai=n search=y", "train-ai=\"n\"", "train-ai",
+		"a;B=\"x\\\"y,z\", Search=(y N);q", "train-ai=n,", "*.pdf train-ai=n", "search=%\"x\", train-ai=:YQ==:", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, stmt string) {
+		if strings.ContainsAny(stmt, "\r\n#") {
+			return // one line, no comment
+		}
+		body := "User-agent: *\nContent-Usage: /a " + stmt + "\nContent-Usage: /a " + stmt + ", train-ai=y\n"
+		f := compile.Parse([]byte(body), compile.Options{Diagnostics: true})
+		statementFinding := false
+		for _, x := range lint.Report(f) {
+			if x.Message == "" {
+				t.Errorf("%q: %v has no message", stmt, x)
+			}
+			if x.Line == 2 && (x.Kind == lint.UsageSyntax || x.Kind == lint.UsageKeyCase || x.Kind == lint.UsageValue) {
+				statementFinding = true
+			}
+		}
+		if statementFinding || len(f.Groups) == 0 || f.Groups[0].Usages.Len() == 0 {
+			return
+		}
+		d, err := httpsfv.UnmarshalDictionary([]string{f.Groups[0].Usages.Statement(0)})
+		if err != nil {
+			t.Fatalf("%q: no finding, but the statement does not parse: %v", stmt, err)
+		}
+		for _, key := range []string{engine.CategoryTrainAI, engine.CategorySearch} {
+			if _, named := d.Get(key); named && engine.StatementPreference(key, f.Groups[0].Usages.Statement(0)) == engine.UsageUnknown {
+				t.Errorf("%q: no finding, but %s is unknown", stmt, key)
+			}
+		}
 	})
 }
