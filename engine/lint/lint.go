@@ -2,9 +2,10 @@
 // probably meant, beyond what the parser reports: rules that can never match
 // or never decide, user-agent lines that an unrelated line silently joined
 // into one group, a crawler's group that drops every rule of the "*" group,
-// extension values crawlers cannot read, and content-usage lines (IETF AI
-// Preferences, docs/SEMANTICS.md section 7) whose statements state less
-// than they seem to, that belong to no group, or that tie and conflict.
+// extension values crawlers cannot read, and content-usage lines (the IETF
+// AI Preferences drafts draft-ietf-aipref-attach and
+// draft-ietf-aipref-vocab) whose statements state less than they seem to,
+// that belong to no group, or that tie and conflict.
 //
 // Check reads a parsed compile.File (plain data, no body) and returns its
 // findings sorted by line; Report merges them with the parser's diagnostics
