@@ -2,7 +2,10 @@
 // probably meant, beyond what the parser reports: rules that can never match
 // or never decide, user-agent lines that an unrelated line silently joined
 // into one group, a crawler's group that drops every rule of the "*" group,
-// and extension values crawlers cannot read.
+// extension values crawlers cannot read, and content-usage lines (the IETF
+// AI Preferences drafts draft-ietf-aipref-attach and
+// draft-ietf-aipref-vocab) whose statements state less than they seem to,
+// that belong to no group, or that tie and conflict.
 //
 // Check reads a parsed compile.File (plain data, no body) and returns its
 // findings sorted by line; Report merges them with the parser's diagnostics
@@ -12,14 +15,17 @@
 // with their empty rule lines, the lines that joined user-agent lines),
 // and merges a crawler's groups as File.Select does,
 // asking compile.Agent.Names which lines name it. Every finding is exact for
-// the file's semantics, except replaces-global, which is about intent and
-// says so. Check runs in time about linear in the size of the file.
+// the file's semantics, except replaces-global and usage-conflict, which
+// are about intent and say so. Check runs in time about linear in the size
+// of the file.
 package lint
 
 import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dunglas/httpsfv"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
@@ -90,6 +96,49 @@ const (
 	// ParseExtensions). The parser reports a crawl-delay that is no number
 	// with the same kind.
 	InvalidValue Kind = "invalid-value"
+
+	// UsageSyntax: a content-usage statement that is not an RFC 9651
+	// Dictionary ("train-ai=n search=y", members not separated by commas;
+	// "*.pdf train-ai=n", a path that does not start with '/', so the
+	// whole value is the statement), or no statement at all (a path
+	// alone). Such a line states no preference: every category is unknown
+	// for the paths it decides, and it still hides the statements of
+	// shorter patterns (draft-ietf-aipref-vocab, Processing Algorithm).
+	UsageSyntax Kind = "usage-syntax"
+
+	// UsageKeyCase: a content-usage statement that is no Dictionary only
+	// because a key has upper-case letters ("Train-AI=n"). RFC 9651 keys
+	// are lower case, so the whole statement fails to parse and every
+	// category is unknown (draft-ietf-aipref-vocab, Multiple
+	// Preferences). Reported in place of UsageSyntax.
+	UsageKeyCase Kind = "usage-key-case"
+
+	// UsageValue: a category of the vocabulary (train-ai, search) whose
+	// value in a statement is not the Token y or n: "train-ai=yes",
+	// "train-ai=N" (Tokens are case-sensitive), train-ai="n" (a
+	// String), "train-ai" alone (the Boolean true), a number, an inner
+	// list. The category is unknown for the paths the line decides
+	// (draft-ietf-aipref-vocab, Preference Labels).
+	UsageValue Kind = "usage-value"
+
+	// UsageOutsideGroup: a content-usage line that belongs to no group
+	// (before any user-agent line, or in Koster1996 after a blank line
+	// ended the record), so its preferences apply to no crawler. The
+	// parser reports it as a rule-outside-group diagnostic; Report
+	// reports that diagnostic under this kind, also in a file with no
+	// user-agent line at all (whose no-user-agent warning is about crawl
+	// rules only). Check does not report it.
+	UsageOutsideGroup Kind = "usage-outside-group"
+
+	// UsageConflict: two content-usage lines of one crawler's merged
+	// groups with the same normalised pattern (or both without a path)
+	// whose statements give one category y and n. They tie, and the most
+	// restrictive wins: the category is n (draft-ietf-aipref-attach,
+	// Content-Usage Rule Semantics; draft-ietf-aipref-vocab, Combining
+	// Preferences), unlike allow and disallow, where allow wins a tie.
+	// Reported at the later line, naming the earlier. This is about
+	// intent: the author may have meant the later line to override.
+	UsageConflict Kind = "usage-conflict"
 )
 
 // Finding is one thing lint found.
@@ -121,6 +170,8 @@ func Check(f *compile.File) []Finding {
 	c.joinedGroups()
 	c.replacesGlobal()
 	c.invalidValues()
+	c.usageStatements()
+	c.usageConflicts()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Line < c.out[j].Line })
 	return c.out
 }
@@ -140,11 +191,13 @@ func Check(f *compile.File) []Finding {
 //     user-agent, allow, disallow or sitemap line, and every not-utf8 and
 //     html diagnostic;
 //   - mostly-not-utf8: every not-utf8 diagnostic;
-//   - no-user-agent: every rule-outside-group diagnostic;
+//   - no-user-agent: every rule-outside-group diagnostic but those of
+//     content-usage lines, which are about preferences, not crawling;
 //   - truncated: the parser's truncated diagnostic, at the same line.
 //
 // So a UTF-16 file is one finding, not one per line, and an HTML page one,
-// not one per tag.
+// not one per tag. The rule-outside-group diagnostic of a content-usage
+// line is reported as a UsageOutsideGroup finding.
 //
 // Report does not see past the size limit, so it reports the truncated
 // warning of every file that was cut; ReportBody, given the body, only of
@@ -175,7 +228,11 @@ func report(f *compile.File, cutCounts bool) []Finding {
 		}
 	}
 	for _, d := range f.Diagnostics {
-		if keep(d) && (d.Kind != compile.DiagTruncated || cutCounts) {
+		switch {
+		case !keep(d) || d.Kind == compile.DiagTruncated && !cutCounts:
+		case isUsageOutside(d):
+			out = append(out, usageOutside(d))
+		default:
 			out = append(out, Finding{Line: d.Line, Kind: Kind(d.Kind.String()), Message: d.Message})
 		}
 	}
@@ -246,7 +303,7 @@ func symptomFilter(f *compile.File) func(compile.Diagnostic) bool {
 		case notRobots && (!read[d.Line] || d.Kind == compile.DiagNotUTF8 || d.Kind == compile.DiagHTML):
 			return false
 		case notUTF8 && d.Kind == compile.DiagNotUTF8,
-			noAgent && d.Kind == compile.DiagRuleOutsideGroup,
+			noAgent && d.Kind == compile.DiagRuleOutsideGroup && !isUsageOutside(d),
 			truncated && d.Kind == compile.DiagTruncated:
 			return false
 		}
@@ -261,6 +318,9 @@ type checker struct {
 	f    *compile.File
 	out  []Finding
 	dead map[ruleID]bool // rules that match nothing (MissingSlash)
+	// dicts are the statements of each group's content-usage lines,
+	// parsed (nil: not a Dictionary), by usageStatements.
+	dicts [][]*httpsfv.Dictionary
 }
 
 func (c *checker) add(line int, kind Kind, msg string) {
@@ -335,33 +395,31 @@ type shadow struct {
 	name string
 }
 
+// shadowed reports the rules that never decide for any crawler whose
+// merged groups hold them (see ShadowedRule and DuplicateRule).
 func (c *checker) shadowed() {
+	verdict := c.shadowVerdicts()
+	for gi, g := range c.f.Groups {
+		for ri, r := range g.Rules.Slice() {
+			if s, ok := verdict[ruleID{gi, ri}]; ok {
+				c.reportShadowed(gi, r, s)
+			}
+		}
+	}
+}
+
+// shadowVerdicts returns the rules that never decide for any of the
+// crawlers whose merged groups hold them, each with why for one crawler.
+func (c *checker) shadowVerdicts() map[ruleID]shadow {
 	byName := c.mergedGroups()
 	// verdict[id] is the shadow of id for every name checked so far; a
 	// rule missing from it, once its first name is checked, decides
 	// something.
 	verdict := map[ruleID]shadow{}
 	checked := map[ruleID]bool{}
-	order := make([]string, 0, len(byName))
-	for n := range byName {
-		order = append(order, n)
-	}
-	sort.Strings(order)
-	for _, n := range order {
-		var ids []ruleID
-		for _, gi := range byName[n] {
-			for ri := range c.f.Groups[gi].Rules.Len() {
-				if id := (ruleID{gi, ri}); !c.dead[id] {
-					ids = append(ids, id)
-				}
-			}
-		}
-		var found map[ruleID]ruleID
-		if c.f.Semantics == compile.Koster1996 {
-			found = c.shadowedFirstMatch(ids)
-		} else {
-			found = c.shadowedLongest(ids)
-		}
+	for _, n := range sortedNames(byName) {
+		ids := c.liveRules(byName[n])
+		found := c.shadowedAmong(ids)
 		for _, id := range ids {
 			by, ok := found[id]
 			switch {
@@ -375,25 +433,55 @@ func (c *checker) shadowed() {
 			}
 		}
 	}
-	for gi, g := range c.f.Groups {
-		for ri, r := range g.Rules.Slice() {
-			id := ruleID{gi, ri}
-			s, ok := verdict[id]
-			if !ok {
-				continue
+	return verdict
+}
+
+// sortedNames returns the crawler keys of byName, sorted.
+func sortedNames(byName map[string][]int) []string {
+	order := make([]string, 0, len(byName))
+	for n := range byName {
+		order = append(order, n)
+	}
+	sort.Strings(order)
+	return order
+}
+
+// liveRules returns the rules of groups, in file order, but those that
+// match nothing (MissingSlash).
+func (c *checker) liveRules(groups []int) []ruleID {
+	var ids []ruleID
+	for _, gi := range groups {
+		for ri := range c.f.Groups[gi].Rules.Len() {
+			if id := (ruleID{gi, ri}); !c.dead[id] {
+				ids = append(ids, id)
 			}
-			by := c.rule(s.by)
-			crawlers := ""
-			if s.by.group != gi {
-				crawlers = " (the groups for " + s.name + " are merged)"
-			}
-			if by.Kind == r.Kind && by.Pattern == r.Pattern {
-				c.add(r.Line, DuplicateRule, "same rule as line "+strconv.Itoa(by.Line)+crawlers+", which decides instead: this line never does; delete it")
-				continue
-			}
-			c.add(r.Line, ShadowedRule, "never decides"+crawlers+": line "+strconv.Itoa(by.Line)+" ("+by.Kind.String()+" "+by.Value+") matches every URL this rule matches and "+c.why(by, r)+"; delete this line or change one of the two")
 		}
 	}
+	return ids
+}
+
+// shadowedAmong finds, among the merged rules ids (in file order), those
+// that never decide under the file's semantics, and a rule that beats
+// each.
+func (c *checker) shadowedAmong(ids []ruleID) map[ruleID]ruleID {
+	if c.f.Semantics == compile.Koster1996 {
+		return c.shadowedFirstMatch(ids)
+	}
+	return c.shadowedLongest(ids)
+}
+
+// reportShadowed reports rule r of group gi, which s says never decides.
+func (c *checker) reportShadowed(gi int, r compile.Rule, s shadow) {
+	by := c.rule(s.by)
+	crawlers := ""
+	if s.by.group != gi {
+		crawlers = " (the groups for " + s.name + " are merged)"
+	}
+	if by.Kind == r.Kind && by.Pattern == r.Pattern {
+		c.add(r.Line, DuplicateRule, "same rule as line "+strconv.Itoa(by.Line)+crawlers+", which decides instead: this line never does; delete it")
+		return
+	}
+	c.add(r.Line, ShadowedRule, "never decides"+crawlers+": line "+strconv.Itoa(by.Line)+" ("+by.Kind.String()+" "+by.Value+") matches every URL this rule matches and "+c.why(by, r)+"; delete this line or change one of the two")
 }
 
 // why says why rule a beats rule b.
@@ -556,72 +644,104 @@ const maxNamesListed = 5
 // every such crawler of it, at the first of their user-agent lines.
 func (c *checker) replacesGlobal() {
 	byName := c.mergedGroups()
-	var globalDisallows []compile.Rule
-	seen := map[string]bool{}
-	for _, gi := range byName["*"] {
-		for ri := range c.f.Groups[gi].Rules.Len() {
-			if r := c.rule(ruleID{gi, ri}); r.Kind == compile.Disallow && !c.dead[ruleID{gi, ri}] && !seen[r.Pattern] {
-				seen[r.Pattern] = true
-				globalDisallows = append(globalDisallows, r)
-			}
-		}
-	}
-	if len(globalDisallows) == 0 {
+	disallows := c.globalDisallows(byName["*"])
+	if len(disallows) == 0 {
 		return
 	}
 	reported := map[string]bool{}
-	for _, g := range c.f.Groups {
-		var names []string // as written, in line order
-		var exts []string
-		line := 0
-		for _, a := range g.Agents.Slice() {
-			n, ok := crawler(a)
-			if !ok || reported[n] {
-				continue
-			}
-			reported[n] = true
-			rules, keys, empty := 0, []string(nil), false
-			for _, gj := range byName[n] {
-				rules += c.f.Groups[gj].Rules.Len()
-				for _, x := range c.f.Groups[gj].Extensions.Slice() {
-					if !contains(keys, x.Key) {
-						keys = append(keys, x.Key)
-					}
-				}
-				empty = empty || c.f.Groups[gj].EmptyRuleLine != 0
-			}
-			if rules > 0 || len(keys) == 0 || empty {
-				continue
-			}
-			if line == 0 {
-				line = a.Line
-			}
-			names = append(names, a.Value)
-			for _, k := range keys {
-				if !contains(exts, k) {
-					exts = append(exts, k)
-				}
-			}
-		}
+	for gi := range c.f.Groups {
+		line, names, exts := c.replacing(gi, byName, reported)
 		if names == nil {
 			continue
 		}
-		who := names[0]
-		switch n := len(names); {
-		case n > maxNamesListed:
-			who = strings.Join(names[:maxNamesListed], ", ") + " and " + strconv.Itoa(n-maxNamesListed) + " more"
-		case n > 1:
-			who = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
-		}
-		r := globalDisallows[0]
+		who := listNames(names)
+		r := disallows[0]
 		more := ""
-		if n := len(globalDisallows) - 1; n > 0 {
+		if n := len(disallows) - 1; n > 0 {
 			more = " and " + strconv.Itoa(n) + " more"
 		}
 		c.add(line, ReplacesGlobal, "the group for "+who+" has no allow or disallow rule, only "+strings.Join(exts, ", ")+
 			": it replaces the \"*\" group, so "+who+" may fetch what \"*\" disallows (line "+strconv.Itoa(r.Line)+
 			": disallow "+r.Value+more+"); repeat the \"*\" rules to obey")
 	}
+}
+
+// globalDisallows returns the disallow rules of the "*" groups that match
+// something, one for each pattern, in file order.
+func (c *checker) globalDisallows(groups []int) []compile.Rule {
+	var out []compile.Rule
+	seen := map[string]bool{}
+	for _, gi := range groups {
+		for ri := range c.f.Groups[gi].Rules.Len() {
+			if r := c.rule(ruleID{gi, ri}); r.Kind == compile.Disallow && !c.dead[ruleID{gi, ri}] && !seen[r.Pattern] {
+				seen[r.Pattern] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// replacing returns the crawlers that the user-agent lines of group gi
+// name (as written, in line order) whose merged groups have only
+// extension lines, the line of the first, and those lines' keys. A
+// crawler is looked at once, in the first group that names it (reported
+// holds those looked at).
+func (c *checker) replacing(gi int, byName map[string][]int, reported map[string]bool) (line int, names, exts []string) {
+	for _, a := range c.f.Groups[gi].Agents.Slice() {
+		n, ok := crawler(a)
+		if !ok || reported[n] {
+			continue
+		}
+		reported[n] = true
+		keys := c.onlyExtensions(byName[n])
+		if keys == nil {
+			continue
+		}
+		if line == 0 {
+			line = a.Line
+		}
+		names = append(names, a.Value)
+		for _, k := range keys {
+			if !contains(exts, k) {
+				exts = append(exts, k)
+			}
+		}
+	}
+	return line, names, exts
+}
+
+// onlyExtensions returns the extension keys of groups, in order, when
+// they have no allow or disallow line (not even an empty one) and some
+// extension line; else nil.
+func (c *checker) onlyExtensions(groups []int) []string {
+	rules, keys, empty := 0, []string(nil), false
+	for _, gj := range groups {
+		g := &c.f.Groups[gj]
+		rules += g.Rules.Len()
+		for _, x := range g.Extensions.Slice() {
+			if !contains(keys, x.Key) {
+				keys = append(keys, x.Key)
+			}
+		}
+		empty = empty || g.EmptyRuleLine != 0
+	}
+	if rules > 0 || empty {
+		return nil
+	}
+	return keys
+}
+
+// listNames lists crawler names for a message: "a", "a and b", "a, b and
+// c", at most maxNamesListed of them then how many more.
+func listNames(names []string) string {
+	switch n := len(names); {
+	case n > maxNamesListed:
+		return strings.Join(names[:maxNamesListed], ", ") + " and " + strconv.Itoa(n-maxNamesListed) + " more"
+	case n > 1:
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return names[0]
 }
 
 // invalidMessages say what a known extension key wants.
