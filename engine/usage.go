@@ -21,7 +21,7 @@ import (
 // priority its length then the preference its statement gives that
 // category (n above y above unknown): the best match is the longest
 // pattern and, of the longest, the most restrictive preference, which is
-// the vocabulary's combination of statements that tie (section 7.1). The
+// the vocabulary's combination of statements that tie (vocab section 5.1). The
 // statements are parsed once, when the matcher is built.
 
 // Preference is what a site prefers for one category of use of a URL's
@@ -55,7 +55,7 @@ func (p Preference) String() string {
 
 // CombinePreferences returns the most restrictive of a and b, the
 // vocabulary's rule for statements of one category that come from
-// several places (draft-ietf-aipref-vocab section 7.1): n if either is n,
+// several places (draft-ietf-aipref-vocab section 5.1): n if either is n,
 // else y if either is y, else unknown. UsageNotApplicable, a URL that may
 // not be fetched, stays so.
 func CombinePreferences(a, b Preference) Preference {
@@ -102,7 +102,7 @@ func (u Usage) String() string {
 
 // WithHeader returns u combined with a response's Content-Usage header
 // (its field lines, as http.Header.Values returns them), the most
-// restrictive per category (draft-ietf-aipref-vocab section 7.1). A header
+// restrictive per category (draft-ietf-aipref-vocab section 5.1). A header
 // that is not a Dictionary states nothing. The lines stay robots.txt's.
 func (u Usage) WithHeader(values ...string) Usage {
 	if !u.Applicable() || len(values) == 0 {

@@ -39,7 +39,7 @@ func TestAIPref_AttachExample(t *testing.T) {
 // docs/SEMANTICS.md section 7, "Which rule": the longest matching pattern
 // decides; an absent path has length 0; ties (identical paths or not)
 // combine per category, n over y over unknown (draft-ietf-aipref-vocab
-// section 7.1; draft-ietf-aipref-attach section 4.1 for identical paths).
+// section 5.1; draft-ietf-aipref-attach section 4.1 for identical paths).
 func TestAIPref_LongestThenMostRestrictive(t *testing.T) {
 	body := "User-agent: *\n" +
 		"Content-Usage: train-ai=y, search=y\n" + // 2: every path
@@ -183,7 +183,7 @@ func TestAIPref_ExtensionKeysAndNotApplicable(t *testing.T) {
 }
 
 // draft-ietf-aipref-attach-05 section 3 with draft-ietf-aipref-vocab
-// section 7.1: a response's Content-Usage header combines with robots.txt's
+// section 5.1: a response's Content-Usage header combines with robots.txt's
 // preference per category, the most restrictive winning.
 func TestAIPref_HeaderCombines(t *testing.T) {
 	m := engine.Compile([]byte("User-agent: *\nContent-Usage: train-ai=y\n"), engine.Options{}).Matcher("bot")

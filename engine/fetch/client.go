@@ -590,7 +590,7 @@ func (c *Client) usageWith(st *state, m *engine.Matcher, pageURL string, header 
 // of pageURL's content for agent: robots.txt's
 // content-usage lines for the URL (engine.Matcher.Usage) combined with the
 // page's Content-Usage response header when header holds one, the most
-// restrictive per category (draft-ietf-aipref-vocab section 7.1). header
+// restrictive per category (draft-ietf-aipref-vocab section 5.1). header
 // is the page's response header, or nil when the page was not fetched
 // yet. A URL that robots.txt disallows has no preferences
 // (engine.UsageNotApplicable). agent must be a product token, "" or "*",

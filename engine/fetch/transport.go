@@ -360,7 +360,7 @@ func (t *Transport) check(req *http.Request) (*engine.Matcher, Result, error) {
 // of a response's content for the Transport's
 // crawler: the robots.txt content-usage lines for resp.Request.URL combined
 // with resp's Content-Usage header, the most restrictive per category
-// (draft-ietf-aipref-vocab section 7.1). resp is a response that came
+// (draft-ietf-aipref-vocab section 5.1). resp is a response that came
 // through t: the site's rules are then in the Client's cache, and nothing is
 // fetched unless they expired meanwhile (the context is resp.Request's).
 // Its errors are RoundTrip's look-up errors; a request that robots.txt now
