@@ -30,6 +30,14 @@ finding:
   replaces-global   a crawler's group with only a crawl-delay (or other
                     extension) that drops every rule of the "*" group
   invalid-value     an extension value crawlers cannot read
+  usage-syntax      a content-usage statement that is no RFC 9651 Dictionary:
+                    every category is unknown
+  usage-key-case    a content-usage key with upper-case letters (the same)
+  usage-value       train-ai or search with a value other than the Token y or n
+  usage-outside-group
+                    a content-usage line before any user-agent line
+  usage-conflict    content-usage lines with the same path that say y and n
+                    for one category: the most restrictive wins
 
 With --format json the findings of all files are printed as one JSON array
 of {"file", "line", "kind", "message"} objects. FILE "-" is standard input
