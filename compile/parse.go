@@ -393,16 +393,22 @@ func (sc *scanner) line(num, start, end int) {
 	case dirSitemap:
 		sc.h.Sitemap(num, value)
 	default:
-		k, known := extensionKey(key)
-		if k == usageKey {
-			sc.h.Usage(num, value)
-			return
-		}
-		if !known {
-			sc.diag(num, DiagUnknownKey, content, msgUnknownKey)
-		}
-		sc.h.Extension(num, k, value)
+		sc.other(num, content, key, value)
 	}
+}
+
+// other gives the handler a line whose key is no directive: a
+// content-usage line, or an extension (an unknown key is reported).
+func (sc *scanner) other(num int, content, key, value string) {
+	k, known := extensionKey(key)
+	if k == usageKey {
+		sc.h.Usage(num, value)
+		return
+	}
+	if !known {
+		sc.diag(num, DiagUnknownKey, content, msgUnknownKey)
+	}
+	sc.h.Extension(num, k, value)
 }
 
 func typoMessage(d directive) string {
