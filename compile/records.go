@@ -145,9 +145,8 @@ func (rs Rules) Pattern(i int) string { return rs.pattern(rs.rec(i)) }
 // Pattern(i) is Text()[start:end].
 func (rs Rules) PatternSpan(i int) (start, end int) {
 	r := rs.rec(i)
-	if r.b > 0 {
-		start = int(r.at) + int(r.a)
-		return start, start + int(r.b)
+	if start, end, ok := r.rewritten(); ok {
+		return start, end
 	}
 	return int(r.at), int(r.at) + int(r.a)
 }
@@ -157,6 +156,17 @@ func (rs Rules) pattern(r rec) string {
 		return rs.d.str(r.at+uint32(r.a), r.b)
 	}
 	return rs.d.str(r.at, r.a)
+}
+
+// rewritten returns where the pattern of r, a rule's or a content-usage
+// line's record, is in the text when normalising rewrote it (it follows
+// the value), and false when it did not.
+func (r rec) rewritten() (start, end int, ok bool) {
+	if r.b == 0 {
+		return 0, 0, false
+	}
+	start = int(r.at) + int(r.a)
+	return start, start + int(r.b), true
 }
 
 // Text returns the string of which every Pattern and Value of rs is a
@@ -262,11 +272,11 @@ func (us Usages) Pattern(i int) string { return us.pattern(us.rec(i)) }
 
 // PatternSpan returns where the pattern of the i-th line is in Text():
 // Pattern(i) is Text()[start:end], empty when the line has no path.
-func (us Usages) PatternSpan(i int) (start, end int) {
-	r := us.rec(i)
-	if r.b > 0 {
-		start = int(r.at) + int(r.a)
-		return start, start + int(r.b)
+func (us Usages) PatternSpan(i int) (start, end int) { return us.span(us.rec(i)) }
+
+func (us Usages) span(r rec) (start, end int) {
+	if start, end, ok := r.rewritten(); ok {
+		return start, end
 	}
 	return int(r.at), int(r.at) + len(UsagePath(us.d.str(r.at, r.a)))
 }
@@ -282,10 +292,8 @@ func (us Usages) Statement(i int) string {
 }
 
 func (us Usages) pattern(r rec) string {
-	if r.b > 0 { // rewritten: it follows the value
-		return us.d.str(r.at+uint32(r.a), r.b)
-	}
-	return UsagePath(us.d.str(r.at, r.a))
+	start, end := us.span(r)
+	return us.d.text[start:end]
 }
 
 // Text returns the string of which every Pattern, Statement and Value of
