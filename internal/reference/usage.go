@@ -62,13 +62,20 @@ func Usage(body []byte, agents []string, rawURL string, sem compile.Semantics) U
 // UsageFile is Usage on a file Parse read; rawURL is read as DecideFile
 // reads it.
 func UsageFile(f *File, agents []string, rawURL string) UsageResult {
-	if !DecideFile(f, agents, rawURL).Allowed {
+	return UsageDecided(f, agents, rawURL, DecideFile(f, agents, rawURL))
+}
+
+// UsageDecided is UsageFile for a caller that has rawURL's decision d
+// from DecideFile already (the differential tests): it does not decide
+// again.
+func UsageDecided(f *File, agents []string, rawURL string, d Result) UsageResult {
+	if !d.Allowed {
 		return UsageResult{}
 	}
-	path := ExtractPath(rawURL, f.Semantics)
+	tied := longestUsages(f, agents, ExtractPath(rawURL, f.Semantics))
 	u := UsageResult{Applicable: true}
-	u.TrainAI, u.TrainAILine = preferenceAt(f, agents, path, CategoryTrainAI)
-	u.Search, u.SearchLine = preferenceAt(f, agents, path, CategorySearch)
+	u.TrainAI, u.TrainAILine = combine(tied, CategoryTrainAI)
+	u.Search, u.SearchLine = combine(tied, CategorySearch)
 	return u
 }
 
@@ -77,15 +84,24 @@ func UsageFile(f *File, agents []string, rawURL string) UsageResult {
 // PrefNotApplicable when the URL may not be fetched, as
 // engine.Matcher.UsageOf answers.
 func UsageOf(f *File, agents []string, rawURL, key string) (string, int) {
-	if !DecideFile(f, agents, rawURL).Allowed {
+	return UsageOfDecided(f, agents, rawURL, key, DecideFile(f, agents, rawURL))
+}
+
+// UsageOfDecided is UsageOf for a caller that has rawURL's decision d
+// from DecideFile already.
+func UsageOfDecided(f *File, agents []string, rawURL, key string, d Result) (string, int) {
+	if !d.Allowed {
 		return PrefNotApplicable, 0
 	}
-	return preferenceAt(f, agents, ExtractPath(rawURL, f.Semantics), key)
+	return combine(longestUsages(f, agents, ExtractPath(rawURL, f.Semantics)), key)
 }
 
 // selectUsages returns the content-usage lines of the groups that apply to
 // the crawler, the groups its rules come from, merged in file order.
 func selectUsages(f *File, agents []string) []UsageLine {
+	if !hasUsages(f) {
+		return nil // no group to select (a shortcut: the same answer)
+	}
 	var lines []UsageLine
 	for _, g := range selectGroups(f, agents) {
 		lines = append(lines, g.Usages...)
@@ -94,13 +110,20 @@ func selectUsages(f *File, agents []string) []UsageLine {
 	return lines
 }
 
-// preferenceAt decides the category key for an extracted path: of the
-// selected lines whose pattern matches, those of the longest pattern (in
-// bytes, normalised, '*' and '$' counted; an absent path is the empty
-// pattern) combine, any n giving n, else any y giving y, else unknown
-// (draft-ietf-aipref-vocab-08 section 5.1); the deciding line is the
-// first of them in file order that gives the result.
-func preferenceAt(f *File, agents []string, path, key string) (string, int) {
+// hasUsages reports whether a group of f has a content-usage line.
+func hasUsages(f *File) bool {
+	for _, g := range f.Groups {
+		if len(g.Usages) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// longestUsages returns, of the selected lines whose pattern matches an
+// extracted path, those of the longest pattern (in bytes, normalised, '*'
+// and '$' counted; an absent path is the empty pattern), in file order.
+func longestUsages(f *File, agents []string, path string) []UsageLine {
 	sem := f.Semantics
 	path = NormalizedPath(path, sem)
 	longest := -1
@@ -117,6 +140,15 @@ func preferenceAt(f *File, agents []string, path, key string) (string, int) {
 			tied = append(tied, u)
 		}
 	}
+	return tied
+}
+
+// combine returns the preference that tied lines give the category key:
+// any n gives n, else any y gives y, else unknown
+// (draft-ietf-aipref-vocab-08 section 5.1); and the deciding line, the
+// first of them in file order that gives the result (0 when there are
+// none).
+func combine(tied []UsageLine, key string) (string, int) {
 	result, line := PrefUnknown, 0
 	for _, u := range tied {
 		p := StatementPreference(UsageStatementOf(u.Value), key)
