@@ -17,6 +17,11 @@ import (
 type Expect struct {
 	Allowed bool `json:"allowed"`
 	Line    int  `json:"line"`
+	// Usage, when set, is the usage preferences required
+	// (docs/SEMANTICS.md section 7), as engine.Usage.String prints them:
+	// "-" for a URL that may not be fetched, else "train-ai=X search=Y"
+	// with X and Y each y, n or unknown.
+	Usage string `json:"usage,omitempty"`
 }
 
 // Case is one entry of the conformance table: a robots.txt body, a crawler's
@@ -105,11 +110,41 @@ func (c Case) validate(seen map[string]bool) error {
 			return fmt.Errorf("robots_quoted is not a Go-quoted string: %v", err)
 		}
 	}
-	for key := range c.Expect {
+	for key, e := range c.Expect {
 		sem, err := compile.ParseSemantics(key)
 		if err != nil || sem.String() != key {
 			return fmt.Errorf("expect key %q: want rfc9309, google or koster1996", key)
 		}
+		if err := e.validateUsage(); err != nil {
+			return fmt.Errorf("expect %s: %w", key, err)
+		}
+	}
+	return nil
+}
+
+// validUsages are the values Expect.Usage may have: "-", and every
+// "train-ai=X search=Y".
+var validUsages = func() map[string]bool {
+	m := map[string]bool{PrefNotApplicable: true}
+	prefs := []string{PrefAllowed, PrefDisallowed, PrefUnknown}
+	for _, x := range prefs {
+		for _, y := range prefs {
+			m[CategoryTrainAI+"="+x+" "+CategorySearch+"="+y] = true
+		}
+	}
+	return m
+}()
+
+// validateUsage checks an expected usage: absent, or one of validUsages,
+// "-" exactly when the URL is disallowed.
+func (e Expect) validateUsage() error {
+	switch {
+	case e.Usage == "":
+		return nil
+	case !validUsages[e.Usage]:
+		return fmt.Errorf("usage %q: want - or train-ai=X search=Y, X and Y each y, n or unknown", e.Usage)
+	case (e.Usage == PrefNotApplicable) == e.Allowed:
+		return fmt.Errorf("usage %q with allowed=%v: a URL has usage - exactly when it is disallowed", e.Usage, e.Allowed)
 	}
 	return nil
 }
@@ -203,12 +238,23 @@ type Tester[T any] interface {
 	Run(name string, f func(T)) bool
 }
 
+// Outcome is what an engine gives for a Case in one semantics: the
+// decision, the deciding line (0 for none), the usage preferences as
+// engine.Usage.String prints them, and a description for failure
+// messages.
+type Outcome struct {
+	Allowed bool
+	Line    int
+	Usage   string
+	Why     string
+}
+
 // RunConformance runs every expectation for sem, of the table at path and of
 // BuiltCases, against decide, one subtest per case; it fails the test when
-// the table has no expectation for sem. decide returns the decision, the
-// deciding line (0 for none) and a description for failure messages. Every
-// engine runs the same table through it.
-func RunConformance[T Tester[T]](t T, path string, sem compile.Semantics, decide func(Case) (allowed bool, line int, why string)) {
+// the table has no expectation for sem. The decision and its line are
+// checked always, the usage preferences when the expectation has them.
+// Every engine runs the same table through it.
+func RunConformance[T Tester[T]](t T, path string, sem compile.Semantics, decide func(Case) Outcome) {
 	t.Helper()
 	table, err := LoadConformance(path)
 	if err != nil {
@@ -222,10 +268,14 @@ func RunConformance[T Tester[T]](t T, path string, sem compile.Semantics, decide
 		}
 		n++
 		t.Run(c.Name, func(t T) {
-			allowed, line, why := decide(c)
-			if allowed != want.Allowed || line != want.Line {
+			got := decide(c)
+			if got.Allowed != want.Allowed || got.Line != want.Line {
 				t.Errorf("%s: %s\n  want allowed=%v line=%d\n  got  allowed=%v line=%d (%s)\n  reproducer: %s",
-					sem, c.Source, want.Allowed, want.Line, allowed, line, why, c.Reproducer())
+					sem, c.Source, want.Allowed, want.Line, got.Allowed, got.Line, got.Why, c.Reproducer())
+			}
+			if want.Usage != "" && got.Usage != want.Usage {
+				t.Errorf("%s: %s\n  want usage %s\n  got  usage %s (%s)\n  reproducer: %s",
+					sem, c.Source, want.Usage, got.Usage, got.Why, c.Reproducer())
 			}
 		})
 	}

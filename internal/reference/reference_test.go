@@ -28,9 +28,12 @@ func loadTable(t *testing.T) []Case {
 
 // runConformance runs the whole table for sem against the reference matcher.
 func runConformance(t *testing.T, sem compile.Semantics) {
-	RunConformance(t, conformancePath, sem, func(c Case) (bool, int, string) {
-		got := Decide(c.Body(), c.Agents, c.URL, sem)
-		return got.Allowed, got.Line, fmt.Sprintf("%s %q, reason %s", got.Kind, got.Pattern, got.Reason)
+	RunConformance(t, conformancePath, sem, func(c Case) Outcome {
+		f := Parse(c.Body(), sem)
+		got := DecideFile(f, c.Agents, c.URL)
+		u := UsageDecided(f, c.Agents, c.URL, got)
+		return Outcome{Allowed: got.Allowed, Line: got.Line, Usage: u.String(),
+			Why: fmt.Sprintf("%s %q, reason %s; usage lines %d %d", got.Kind, got.Pattern, got.Reason, u.TrainAILine, u.SearchLine)}
 	})
 }
 
