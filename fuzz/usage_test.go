@@ -1,9 +1,13 @@
 package fuzz
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/seed-275a9bd5/robotstxt/compile"
 	"github.com/seed-275a9bd5/robotstxt/engine"
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 	"github.com/seed-275a9bd5/robotstxt/internal/reference"
 )
 
@@ -55,4 +59,61 @@ func TestStatement_Atoms(t *testing.T) {
 		}
 	}
 	t.Logf("%d statements and keys compared", n)
+}
+
+// usageStatements are the statements withUsageLines writes, in turn.
+var usageStatements = []string{
+	"train-ai=n", "train-ai=y, search=n", "search=y", "train-ai=n;x=1, train-genai=y",
+	"Train-AI=y", "", "train-genai=n, search=(n)",
+}
+
+// withUsageLines returns body with a content-usage line after every
+// allow and disallow line, whose path is the rule's value and whose
+// statement is the next of usageStatements, and a line with no path after
+// every fifth: real files' patterns and groups, with usage rules. It adds
+// lines only after rules, so no group changes in any semantics.
+func withUsageLines(body []byte) []byte {
+	var b strings.Builder
+	k := 0
+	for _, line := range strings.SplitAfter(string(body), "\n") {
+		b.WriteString(line)
+		key, value, ok := strings.Cut(line, ":")
+		key = strings.ToLower(strings.TrimSpace(key))
+		if !ok || key != "allow" && key != "disallow" {
+			continue
+		}
+		if !strings.HasSuffix(line, "\n") {
+			b.WriteString("\n")
+		}
+		value, _, _ = strings.Cut(value, "#")
+		value = strings.TrimSpace(value)
+		fmt.Fprintf(&b, "Content-Usage: %s %s\n", value, usageStatements[k%len(usageStatements)])
+		if k%5 == 0 {
+			fmt.Fprintf(&b, "Content-Usage: %s\n", usageStatements[(k+1)%len(usageStatements)])
+		}
+		k++
+	}
+	return []byte(b.String())
+}
+
+// TestDifferential_CorpusUsage is TestDifferential_Corpus on every eighth
+// corpus file with content-usage lines added (withUsageLines): the usage
+// preferences of real files' patterns, compared in all semantics and for
+// every engine.
+func TestDifferential_CorpusUsage(t *testing.T) {
+	files := corpus.TestFiles(t, 320)
+	n, bodies := 0, 0
+	for i, cf := range files {
+		if i%8 != 0 || t.Failed() {
+			continue
+		}
+		body, urls, err := cf.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies++
+		n += diffFile(t, cf.Name+" with content-usage lines", withUsageLines(body), urls,
+			[]compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})
+	}
+	t.Logf("%d files, %d decisions compared", bodies, n)
 }
