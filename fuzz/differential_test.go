@@ -118,6 +118,7 @@ var usageKeys = [...]string{extensionKey, engine.CategorySearch}
 
 // usageWant is the reference's usage answers for one URL.
 type usageWant struct {
+	path  string // the URL's path as the reference extracts it
 	usage reference.UsageResult
 	keys  [len(usageKeys)]struct {
 		pref string
@@ -128,7 +129,7 @@ type usageWant struct {
 // referenceUsage returns the reference's usage answers for url, whose
 // decision d the reference gave.
 func referenceUsage(ref *reference.File, agents []string, url string, d reference.Result) usageWant {
-	w := usageWant{usage: reference.UsageDecided(ref, agents, url, d)}
+	w := usageWant{path: reference.ExtractPath(url, ref.Semantics), usage: reference.UsageDecided(ref, agents, url, d)}
 	for i, key := range usageKeys {
 		w.keys[i].pref, w.keys[i].line = reference.UsageOfDecided(ref, agents, url, key, d)
 	}
@@ -136,14 +137,16 @@ func referenceUsage(ref *reference.File, agents []string, url string, d referenc
 }
 
 // diffUsage compares the usage preferences m gives url with the
-// reference's: for the vocabulary (Usage: the preferences and the lines
-// that decided) and for usageKeys (UsageOf). It returns "" when they
-// agree, else what differs.
+// reference's: for the vocabulary (Usage, and UsagePath on the path the
+// reference extracts: the preferences and the lines that decided) and for
+// usageKeys (UsageOf). It returns "" when they agree, else what differs.
 func diffUsage(m *engine.Matcher, url string, want usageWant) string {
-	got, w := m.Usage(url), want.usage
-	if got.String() != w.String() || got.TrainAILine != w.TrainAILine || got.SearchLine != w.SearchLine {
-		return fmt.Sprintf("engine %q lines %d %d, reference %q lines %d %d",
-			got, got.TrainAILine, got.SearchLine, w, w.TrainAILine, w.SearchLine)
+	w := want.usage
+	for _, got := range []engine.Usage{m.Usage(url), m.UsagePath(want.path)} {
+		if got.String() != w.String() || got.TrainAILine != w.TrainAILine || got.SearchLine != w.SearchLine {
+			return fmt.Sprintf("engine %q lines %d %d, reference %q lines %d %d (Usage, then UsagePath(%q))",
+				got, got.TrainAILine, got.SearchLine, w, w.TrainAILine, w.SearchLine, want.path)
+		}
 	}
 	for i, key := range usageKeys {
 		p, line := m.UsageOf(url, key)

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -116,4 +117,47 @@ func TestDifferential_CorpusUsage(t *testing.T) {
 			[]compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})
 	}
 	t.Logf("%d files, %d decisions compared", bodies, n)
+}
+
+// TestDifferential_UsageManyKeys asks UsageOf for more extension keys
+// than a matcher keeps automata for, each twice, from several goroutines
+// at once, of every engine, and compares each answer with the reference's.
+func TestDifferential_UsageManyKeys(t *testing.T) {
+	var body strings.Builder
+	body.WriteString("User-agent: *\nDisallow: /private\n")
+	const keys = 12
+	for i := range keys {
+		fmt.Fprintf(&body, "Content-Usage: /p%d k%d=n, k%d=y\n", i%3, i, (i+1)%keys)
+		fmt.Fprintf(&body, "Content-Usage: /p%d/*.html k%d=y, k%d=n\n", i%4, i, (i+2)%keys)
+	}
+	body.WriteString("Content-Usage: k0=y, k5=n, k11=(y)\n")
+	urls := []string{"/", "/p0", "/p1/a.html", "/p2/x", "/p3/b.html?q", "/private/p0"}
+	for _, sem := range []compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996} {
+		ref := reference.Parse([]byte(body.String()), sem)
+		for _, o := range []engine.Options{{}, {WarmUp: -1}, {CacheBytes: -1}, {WarmUp: -1, CacheBytes: -1}} {
+			o.Semantics = sem
+			m := engine.Compile([]byte(body.String()), o).Matcher("bot")
+			var wg sync.WaitGroup
+			for g := range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for round := range 2 {
+						for i := range keys {
+							key := fmt.Sprintf("k%d", (i+g)%keys)
+							for _, u := range urls {
+								p, line := m.UsageOf(u, key)
+								wp, wline := reference.UsageOf(ref, []string{"bot"}, u, key)
+								if p.String() != wp || line != wline {
+									t.Errorf("%s %+v round %d: UsageOf(%q, %q) = %s line %d, reference %s line %d",
+										sem, o, round, u, key, p, line, wp, wline)
+								}
+							}
+						}
+					}
+				}()
+			}
+			wg.Wait()
+		}
+	}
 }
