@@ -55,8 +55,16 @@ func TestConformanceTable_Counts(t *testing.T) {
 	}
 	table := loadTable(t)
 	per, total := count(table)
-	t.Logf("testdata/conformance.json: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d",
-		len(table), total, per["rfc9309"], per["google"], per["koster1996"])
+	usage := 0
+	for _, c := range table {
+		for _, e := range c.Expect {
+			if e.Usage != "" {
+				usage++
+			}
+		}
+	}
+	t.Logf("testdata/conformance.json: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d; %d with usage preferences",
+		len(table), total, per["rfc9309"], per["google"], per["koster1996"], usage)
 	built := BuiltCases()
 	bper, btotal := count(built)
 	t.Logf("Go-built cases: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d",
@@ -210,6 +218,10 @@ func TestLoadConformance_Rejects(t *testing.T) {
 		{"no expectations", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {}}]`},
 		{"unknown field", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expected": {}, "expect": {"google": {"allowed": true}}}]`},
 		{"duplicate name", "[" + valid + "," + valid + "]"},
+		{"bad usage", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "train-ai=no search=y"}}}]`},
+		{"usage categories out of order", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "search=y train-ai=n"}}}]`},
+		{"usage - when allowed", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "-"}}}]`},
+		{"usage when disallowed", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": false, "line": 1, "usage": "train-ai=unknown search=unknown"}}}]`},
 		{"not json", `[{`},
 	}
 	dir := t.TempDir()
@@ -223,7 +235,7 @@ func TestLoadConformance_Rejects(t *testing.T) {
 		}
 	}
 	path := filepath.Join(dir, "ok.json")
-	ok := `[` + valid + `, {"name": "empty", "source": "s", "robots_quoted": "\"\"", "agents": ["a"], "url": "/", "expect": {"rfc9309": {"allowed": true, "line": 0}}}]`
+	ok := `[` + valid + `, {"name": "empty", "source": "s", "robots_quoted": "\"\"", "agents": ["a"], "url": "/", "expect": {"rfc9309": {"allowed": true, "line": 0, "usage": "train-ai=unknown search=unknown"}, "google": {"allowed": false, "line": 1, "usage": "-"}}}]`
 	if err := os.WriteFile(path, []byte(ok), 0o644); err != nil {
 		t.Fatal(err)
 	}
