@@ -23,8 +23,8 @@ const (
 	PrefNotApplicable = "-"       // the URL may not be fetched
 )
 
-// The vocabulary's categories, in its order (draft-ietf-aipref-vocab-08
-// section 6.1).
+// The vocabulary's categories, in its order, by their labels
+// (draft-ietf-aipref-vocab-08 sections 4 and 6.1).
 const (
 	CategoryTrainAI = "train-ai"
 	CategorySearch  = "search"
