@@ -158,8 +158,9 @@ const maxLine = 16663
 const maxFile = 512000
 
 // BuiltCases are the cases too large for the JSON table: the line-length
-// cap and the 500 KiB file cap. Their expectations follow
-// docs/SEMANTICS.md section 1.3 and hold in all three semantics.
+// cap (of a rule and of a content-usage statement) and the 500 KiB file
+// cap. Their expectations follow docs/SEMANTICS.md sections 1.3 and 7 and
+// hold in all three semantics.
 func BuiltCases() []Case {
 	all := func(allowed bool, line int) map[string]Expect {
 		e := Expect{Allowed: allowed, Line: line}
@@ -172,6 +173,13 @@ func BuiltCases() []Case {
 	a := func(n int) string { return strings.Repeat("a", n) }
 
 	longBody := "User-agent: *\n" + rule + a(20000) + "\nAllow: /b\n"
+	// A content-usage statement cut inside a string: it fails to parse.
+	longUsage := "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /a train-ai=n, x=\"" + a(20000) + "\"\n"
+	usage := func(u string) map[string]Expect {
+		e := Expect{Allowed: true, Usage: u}
+		return map[string]Expect{"rfc9309": e, "google": e, "koster1996": e}
+	}
+	const usageSrc = lineSrc + "; docs/SEMANTICS.md 7 (a statement that fails to parse gives unknown and hides less specific rules)"
 	exactBody := "User-agent: *\n" + rule + a(kept-1) + "Z\n"            // a line of exactly maxLine bytes
 	overBody := "User-agent: *\n" + rule + a(kept) + "Z\nDisallow: /c\n" // one byte over: Z is dropped
 	commentBody := "User-agent: *\n#" + strings.Repeat("x", 30000) + "\nDisallow: /c\n"
@@ -217,6 +225,10 @@ func BuiltCases() []Case {
 			URL: "/c", Expect: all(false, 3)},
 		{Name: "go-built/long-line/comment", Source: lineSrc + " (a long comment line)", Robots: commentBody, Agents: []string{"bot"},
 			URL: "/c", Expect: all(false, 3)},
+		{Name: "go-built/long-line/usage-statement-cut", Source: usageSrc, Robots: longUsage, Agents: []string{"bot"},
+			URL: "/a", Expect: usage("train-ai=unknown search=unknown")},
+		{Name: "go-built/long-line/usage-other-path", Source: usageSrc, Robots: longUsage, Agents: []string{"bot"},
+			URL: "/b", Expect: usage("train-ai=y search=unknown")},
 		{Name: "go-built/500KiB/before-limit", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
 			URL: "/early", Expect: all(false, 2)},
 		{Name: "go-built/500KiB/after-limit-ignored", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
