@@ -23,7 +23,7 @@ func runTable(t *testing.T, sem compile.Semantics) {
 		if a := m.Allowed(c.URL); a != d.Allowed {
 			t.Errorf("%s: Allowed(%q) = %v, Decide says %v", c.Name, c.URL, a, d.Allowed)
 		}
-		u := m.Usage(c.URL)
+		u := m.Usage(c.URL).WithHeader(c.Header...)
 		return reference.Outcome{Allowed: d.Allowed, Line: d.Rule.Line, Usage: u.String(),
 			Why: fmt.Sprintf("%s; usage lines %d %d", d.Reason, u.TrainAILine, u.SearchLine)}
 	})

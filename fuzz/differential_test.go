@@ -79,9 +79,10 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		ref := reference.Parse(body, f.Semantics)
 		for _, agents := range sets {
 			ms := []*engine.Matcher{r.Matcher(agents...), rd.Matcher(agents...), rl.Matcher(agents...), rp.Matcher(agents...)}
-			for _, u := range urls {
+			for j, u := range urls {
 				want := reference.DecideFile(ref, agents, u)
-				wantUsage := referenceUsage(ref, agents, u, want)
+				headers := j%4 == 0 // combining with headers is compared for a URL in four
+				wantUsage := referenceUsage(ref, agents, u, want, headers)
 				for k, m := range ms {
 					by := [...]string{"default", "DFA", "linear", "pieces"}[k]
 					got := m.Decide(u)
@@ -95,7 +96,7 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 							name, by, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, got.Rule.Pattern, want.Allowed, want.Line, want.Reason, want.Pattern, reference.Reproducer(body, agents, u, sem))
 						return n
 					}
-					if d := diffUsage(m, u, wantUsage); d != "" {
+					if d := diffUsage(m, u, wantUsage, headers && k == 0); d != "" {
 						t.Errorf("%s: engine (%s) and reference disagree on usage (%s, %q, %q): %s\n%s",
 							name, by, sem, agents, u, d, reference.Reproducer(body, agents, u, sem))
 						return n
@@ -120,32 +121,54 @@ var usageKeys = [...]string{extensionKey, engine.CategorySearch}
 type usageWant struct {
 	path  string // the URL's path as the reference extracts it
 	usage reference.UsageResult
-	keys  [len(usageKeys)]struct {
+	// withHeaders are usage combined with each of usageHeaders.
+	withHeaders [len(usageHeaders)]string
+	keys        [len(usageKeys)]struct {
 		pref string
 		line int
 	}
 }
 
 // referenceUsage returns the reference's usage answers for url, whose
-// decision d the reference gave.
-func referenceUsage(ref *reference.File, agents []string, url string, d reference.Result) usageWant {
+// decision d the reference gave; withHeaders only when headers is true.
+func referenceUsage(ref *reference.File, agents []string, url string, d reference.Result, headers bool) usageWant {
 	w := usageWant{path: reference.ExtractPath(url, ref.Semantics), usage: reference.UsageDecided(ref, agents, url, d)}
 	for i, key := range usageKeys {
 		w.keys[i].pref, w.keys[i].line = reference.UsageOfDecided(ref, agents, url, key, d)
 	}
+	for i, h := range usageHeaders {
+		if headers {
+			w.withHeaders[i] = w.usage.WithHeader(h...).String()
+		}
+	}
 	return w
 }
 
+// usageHeaders are Content-Usage response headers (their field lines)
+// that the differential tests combine with the file's usage preferences.
+var usageHeaders = [...][]string{{"train-ai=n"}, {"search=y, train-ai=y"}, {"train-ai=n", "train-ai=y"}, {"Search=n"}}
+
 // diffUsage compares the usage preferences m gives url with the
 // reference's: for the vocabulary (Usage, and UsagePath on the path the
-// reference extracts: the preferences and the lines that decided) and for
-// usageKeys (UsageOf). It returns "" when they agree, else what differs.
-func diffUsage(m *engine.Matcher, url string, want usageWant) string {
+// reference extracts: the preferences and the lines that decided; with
+// headers, Usage combined with each of usageHeaders, which no engine
+// option changes) and for usageKeys (UsageOf). It returns "" when they
+// agree, else what differs.
+func diffUsage(m *engine.Matcher, url string, want usageWant, headers bool) string {
 	w := want.usage
-	for _, got := range []engine.Usage{m.Usage(url), m.UsagePath(want.path)} {
+	got := m.Usage(url)
+	for _, got := range []engine.Usage{got, m.UsagePath(want.path)} {
 		if got.String() != w.String() || got.TrainAILine != w.TrainAILine || got.SearchLine != w.SearchLine {
 			return fmt.Sprintf("engine %q lines %d %d, reference %q lines %d %d (Usage, then UsagePath(%q))",
 				got, got.TrainAILine, got.SearchLine, w, w.TrainAILine, w.SearchLine, want.path)
+		}
+	}
+	for i, h := range usageHeaders {
+		if !headers {
+			break
+		}
+		if g := got.WithHeader(h...).String(); g != want.withHeaders[i] {
+			return fmt.Sprintf("with the header %q: engine %q, reference %q", h, g, want.withHeaders[i])
 		}
 	}
 	for i, key := range usageKeys {

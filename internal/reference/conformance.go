@@ -37,6 +37,10 @@ type Case struct {
 	RobotsQuoted string   `json:"robots_quoted,omitempty"`
 	Agents       []string `json:"agents"`
 	URL          string   `json:"url"`
+	// Header, when set, is the field lines of the URL's Content-Usage
+	// response header: the usage expected is the file's combined with it
+	// (docs/SEMANTICS.md section 7, the HTTP header).
+	Header []string `json:"content_usage_header,omitempty"`
 	// Expect maps "rfc9309", "google", "koster1996" (compile.Semantics.String)
 	// to the required decision.
 	Expect map[string]Expect `json:"expect"`
@@ -58,6 +62,9 @@ func (c Case) Body() []byte {
 // Reproducer returns a one-line description of c that can be pasted into a
 // Go test: the body quoted, the agents and the URL.
 func (c Case) Reproducer() string {
+	if len(c.Header) > 0 {
+		return fmt.Sprintf("body=%q agents=%q url=%q content-usage header=%q", c.Body(), c.Agents, c.URL, c.Header)
+	}
 	return fmt.Sprintf("body=%q agents=%q url=%q", c.Body(), c.Agents, c.URL)
 }
 
@@ -117,6 +124,9 @@ func (c Case) validate(seen map[string]bool) error {
 		}
 		if err := e.validateUsage(); err != nil {
 			return fmt.Errorf("expect %s: %w", key, err)
+		}
+		if len(c.Header) > 0 && e.Usage == "" {
+			return fmt.Errorf("expect %s: a case with a content_usage_header expects usage", key)
 		}
 	}
 	return nil
@@ -252,8 +262,8 @@ type Tester[T any] interface {
 
 // Outcome is what an engine gives for a Case in one semantics: the
 // decision, the deciding line (0 for none), the usage preferences as
-// engine.Usage.String prints them, and a description for failure
-// messages.
+// engine.Usage.String prints them (combined with the case's Header), and
+// a description for failure messages.
 type Outcome struct {
 	Allowed bool
 	Line    int

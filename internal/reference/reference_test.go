@@ -31,7 +31,7 @@ func runConformance(t *testing.T, sem compile.Semantics) {
 	RunConformance(t, conformancePath, sem, func(c Case) Outcome {
 		f := Parse(c.Body(), sem)
 		got := DecideFile(f, c.Agents, c.URL)
-		u := UsageDecided(f, c.Agents, c.URL, got)
+		u := UsageDecided(f, c.Agents, c.URL, got).WithHeader(c.Header...)
 		return Outcome{Allowed: got.Allowed, Line: got.Line, Usage: u.String(),
 			Why: fmt.Sprintf("%s %q, reason %s; usage lines %d %d", got.Kind, got.Pattern, got.Reason, u.TrainAILine, u.SearchLine)}
 	})
@@ -221,6 +221,7 @@ func TestLoadConformance_Rejects(t *testing.T) {
 		{"bad usage", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "train-ai=no search=y"}}}]`},
 		{"usage categories out of order", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "search=y train-ai=n"}}}]`},
 		{"usage - when allowed", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "-"}}}]`},
+		{"header without usage", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "content_usage_header": ["train-ai=n"], "expect": {"google": {"allowed": true}}}]`},
 		{"usage when disallowed", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": false, "line": 1, "usage": "train-ai=unknown search=unknown"}}}]`},
 		{"not json", `[{`},
 	}

@@ -52,6 +52,31 @@ func (u UsageResult) String() string {
 	return CategoryTrainAI + "=" + u.TrainAI + " " + CategorySearch + "=" + u.Search
 }
 
+// WithHeader returns u combined with a response's Content-Usage header
+// field (draft-ietf-aipref-attach-05 section 2), given as its field
+// lines: RFC 9651 section 4.2 joins them with ", " into one Dictionary,
+// which is one more statement, combined with u per category as tied
+// content-usage lines are (draft-ietf-aipref-vocab-08 section 5.1). A
+// header that is not a Dictionary gives unknown, which changes nothing;
+// a URL that may not be fetched stays so. The lines stay u's.
+func (u UsageResult) WithHeader(lines ...string) UsageResult {
+	if !u.Applicable || len(lines) == 0 {
+		return u
+	}
+	statement := strings.Join(lines, ", ")
+	u.TrainAI = moreRestrictive(u.TrainAI, StatementPreference(statement, CategoryTrainAI))
+	u.Search = moreRestrictive(u.Search, StatementPreference(statement, CategorySearch))
+	return u
+}
+
+// moreRestrictive returns the more restrictive of two preferences.
+func moreRestrictive(a, b string) string {
+	if restrictiveness(b) > restrictiveness(a) {
+		return b
+	}
+	return a
+}
+
 // Usage parses body for sem and returns the usage preferences of rawURL
 // for a crawler with the given product tokens. It is the reference: slow,
 // naive, not for production.
@@ -99,9 +124,6 @@ func UsageOfDecided(f *File, agents []string, rawURL, key string, d Result) (str
 // selectUsages returns the content-usage lines of the groups that apply to
 // the crawler, the groups its rules come from, merged in file order.
 func selectUsages(f *File, agents []string) []UsageLine {
-	if !hasUsages(f) {
-		return nil // no group to select (a shortcut: the same answer)
-	}
 	var lines []UsageLine
 	for _, g := range selectGroups(f, agents) {
 		lines = append(lines, g.Usages...)
@@ -124,6 +146,9 @@ func hasUsages(f *File) bool {
 // extracted path, those of the longest pattern (in bytes, normalised, '*'
 // and '$' counted; an absent path is the empty pattern), in file order.
 func longestUsages(f *File, agents []string, path string) []UsageLine {
+	if !hasUsages(f) {
+		return nil // nothing to match (a shortcut: the same answer)
+	}
 	sem := f.Semantics
 	path = NormalizedPath(path, sem)
 	longest := -1
