@@ -136,8 +136,8 @@ func referenceUsage(ref *reference.File, agents []string, url string, d referenc
 	for i, key := range usageKeys {
 		w.keys[i].pref, w.keys[i].line = reference.UsageOfDecided(ref, agents, url, key, d)
 	}
-	for i, h := range usageHeaders {
-		if headers {
+	if headers {
+		for i, h := range usageHeaders {
 			w.withHeaders[i] = w.usage.WithHeader(h...).String()
 		}
 	}
@@ -163,12 +163,11 @@ func diffUsage(m *engine.Matcher, url string, want usageWant, headers bool) stri
 				got, got.TrainAILine, got.SearchLine, w, w.TrainAILine, w.SearchLine, want.path)
 		}
 	}
-	for i, h := range usageHeaders {
-		if !headers {
-			break
-		}
-		if g := got.WithHeader(h...).String(); g != want.withHeaders[i] {
-			return fmt.Sprintf("with the header %q: engine %q, reference %q", h, g, want.withHeaders[i])
+	if headers {
+		for i, h := range usageHeaders {
+			if g := got.WithHeader(h...).String(); g != want.withHeaders[i] {
+				return fmt.Sprintf("with the header %q: engine %q, reference %q", h, g, want.withHeaders[i])
+			}
 		}
 	}
 	for i, key := range usageKeys {
