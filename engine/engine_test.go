@@ -17,13 +17,15 @@ import (
 // runTable runs the engine-independent conformance table (the JSON table
 // and reference.BuiltCases) against the engine, for one semantics.
 func runTable(t *testing.T, sem compile.Semantics) {
-	reference.RunConformance(t, "../testdata/conformance.json", sem, func(c reference.Case) (bool, int, string) {
+	reference.RunConformance(t, "../testdata/conformance.json", sem, func(c reference.Case) reference.Outcome {
 		m := engine.Compile(c.Body(), engine.Options{Semantics: sem}).Matcher(c.Agents...)
 		d := m.Decide(c.URL)
 		if a := m.Allowed(c.URL); a != d.Allowed {
 			t.Errorf("%s: Allowed(%q) = %v, Decide says %v", c.Name, c.URL, a, d.Allowed)
 		}
-		return d.Allowed, d.Rule.Line, d.Reason.String()
+		u := m.Usage(c.URL).WithHeader(c.Header...)
+		return reference.Outcome{Allowed: d.Allowed, Line: d.Rule.Line, Usage: u.String(),
+			Why: fmt.Sprintf("%s; usage lines %d %d", d.Reason, u.TrainAILine, u.SearchLine)}
 	})
 }
 
@@ -32,7 +34,8 @@ func TestGoogle_ConformanceTable(t *testing.T)     { runTable(t, engine.Google) 
 func TestKoster1996_ConformanceTable(t *testing.T) { runTable(t, engine.Koster1996) }
 
 // TestEngineMatchesReference_GeneratedURLs compares the engine with the
-// reference matcher on every table body, for URLs made from its patterns.
+// reference matcher on every table body, for URLs made from its patterns:
+// decisions and usage preferences.
 func TestEngineMatchesReference_TableBodies(t *testing.T) {
 	cases, err := reference.LoadConformance("../testdata/conformance.json")
 	if err != nil {
@@ -52,6 +55,11 @@ func TestEngineMatchesReference_TableBodies(t *testing.T) {
 				if got.Allowed != want.Allowed || got.Rule.Line != want.Line {
 					t.Errorf("%s: engine and reference disagree on %q in %s: engine allowed=%v line=%d, reference allowed=%v line=%d\n%s",
 						c.Name, u, sem, got.Allowed, got.Rule.Line, want.Allowed, want.Line, reference.Reproducer(body, c.Agents, u, sem))
+				}
+				gu, wu := r.Matcher(c.Agents...).Usage(u), reference.Usage(body, c.Agents, u, sem)
+				if gu.String() != wu.String() || gu.TrainAILine != wu.TrainAILine || gu.SearchLine != wu.SearchLine {
+					t.Errorf("%s: engine and reference disagree on the usage of %q in %s: engine %s lines %d %d, reference %s lines %d %d\n%s",
+						c.Name, u, sem, gu, gu.TrainAILine, gu.SearchLine, wu, wu.TrainAILine, wu.SearchLine, reference.Reproducer(body, c.Agents, u, sem))
 				}
 			}
 		}

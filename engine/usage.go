@@ -290,13 +290,14 @@ func (u *usageMatcher) bytes() int {
 	return n
 }
 
-// Usage returns the usage preferences of url's content for the crawler:
-// for each category of the vocabulary, the
-// preference of the longest content-usage pattern that matches url's path
-// (several of that length combine, the most restrictive winning), and the
-// line that decided; UsageNotApplicable for both when url may not be
-// fetched. A file with no content-usage line for the crawler gives
-// UsageUnknown. url is read as Decide reads it.
+// Usage returns the usage preferences of url's content for the crawler,
+// from the content-usage lines of the groups its rules come from: for
+// each category of the vocabulary, the preference of the longest
+// content-usage pattern that matches url's path (several of that length
+// combine, the most restrictive winning), and the line that decided;
+// UsageNotApplicable for both when url may not be fetched. A file with
+// no content-usage line for the crawler gives UsageUnknown. url is read
+// as Decide reads it.
 //
 // It allocates nothing once the automata's states the URL visits exist,
 // and costs a decision's time for each category, linear in url's bytes.

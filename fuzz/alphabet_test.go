@@ -78,3 +78,76 @@ func TestReferencePieces_SmallAlphabet(t *testing.T) {
 		}
 	}
 }
+
+// statementAtoms are what TestDifferential_UsageSmallAlphabet builds
+// content-usage statements from: the vocabulary's members and those that
+// give unknown (other values, inner lists, parameters, upper-case keys),
+// an extension key, every bare item type of RFC 9651, and separators
+// that are or are not valid between members.
+var statementAtoms = []string{
+	"train-ai=y", "train-ai=n", "search=y", "search=n", "train-genai=n", "train-genai=y",
+	"train-ai", "search=?1", "train-ai=y;p=1", "search=n;a;b=?0", "Train-AI=n", "train-ai=(y n)",
+	`search="n"`, "train-ai=yes", "train-ai=N", "*x=y", "a.b_c-d*=1", "a=-1.25", "a=1234567890123456",
+	"a=:YQ==:", "a=:YQ:", "d=@1", "d=@1.5", `s=%"%c3%a9"`, `s=%"%C3"`, "t=?2", "b=1.", "t=y/n:x",
+	", ", ",", " ", "\t", "=", ";", "()", "y", "",
+}
+
+// TestDifferential_UsageSmallAlphabet compares the engine's usage
+// preferences with the reference's (docs/SEMANTICS.md section 7) on random
+// files whose groups mix allow, disallow and content-usage lines, their
+// paths made from alphabet and their statements from statementAtoms.
+func TestDifferential_UsageSmallAlphabet(t *testing.T) {
+	files := 1000
+	if testing.Short() {
+		files = 200
+	}
+	rng := rand.New(rand.NewSource(2))
+	agents := []string{"FooBot", "*", "bar"}
+	keys := []string{"Content-Usage: ", "content-usage:", "CONTENT-USAGE :\t", "Content-Usage "}
+	n := 0
+	for i := 0; i < files && !t.Failed(); i++ {
+		var body strings.Builder
+		if rng.Intn(4) == 0 {
+			body.WriteString("Content-Usage: train-ai=n\n") // outside every group
+		}
+		for g := rng.Intn(3) + 1; g > 0; g-- {
+			body.WriteString("User-agent: " + agents[rng.Intn(len(agents))] + "\n")
+			for r := rng.Intn(6); r > 0; r-- {
+				switch rng.Intn(3) {
+				case 0:
+					kind := []string{"Allow", "Disallow"}[rng.Intn(2)]
+					body.WriteString(kind + ": " + alphabetString(rng, 4) + "\n")
+				default:
+					body.WriteString(keys[rng.Intn(len(keys))] + usageValue(rng) + "\n")
+				}
+			}
+			if rng.Intn(3) == 0 {
+				body.WriteString("\n")
+			}
+		}
+		var urls []string
+		for u := 0; u < 6; u++ {
+			urls = append(urls, alphabetString(rng, 6))
+		}
+		n += diffFile(t, "usage-small-alphabet", []byte(body.String()), urls,
+			[]compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})
+	}
+	t.Logf("%d files, %d decisions compared", files, n)
+}
+
+// usageValue returns a random content-usage value: a path or none, then a
+// statement of up to three atoms.
+func usageValue(rng *rand.Rand) string {
+	var b strings.Builder
+	if rng.Intn(3) > 0 {
+		b.WriteString("/" + alphabetString(rng, 3))
+		b.WriteString([]string{" ", "\t", "  "}[rng.Intn(3)])
+	}
+	for k := rng.Intn(3) + 1; k > 0; k-- {
+		b.WriteString(statementAtoms[rng.Intn(len(statementAtoms))])
+		if k > 1 && rng.Intn(4) > 0 {
+			b.WriteString(", ")
+		}
+	}
+	return b.String()
+}

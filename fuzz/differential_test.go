@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
@@ -45,7 +46,8 @@ func init() {
 // URL here), by one that starts its DFA at once (WarmUp < 0), by one that
 // builds no DFA (CacheBytes < 0: the linear engine, and its piece matcher
 // where the tries would cost too much), and by one that does neither (both
-// < 0: the piece matcher decides every URL).
+// < 0: the piece matcher decides every URL). Each matcher's usage
+// preferences of every URL are compared too (diffUsage).
 func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []compile.Semantics, extra ...[]string) int {
 	n := 0
 	for _, sem := range sems {
@@ -60,7 +62,7 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		}
 		rules := 0
 		for _, g := range f.Groups {
-			rules += g.Rules.Len()
+			rules += g.Rules.Len() + g.Usages.Len()
 		}
 		limit := referenceBudget / (rules + 1)
 		limit = max(10, min(limit, maxURLsPerFile))
@@ -77,8 +79,10 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		ref := reference.Parse(body, f.Semantics)
 		for _, agents := range sets {
 			ms := []*engine.Matcher{r.Matcher(agents...), rd.Matcher(agents...), rl.Matcher(agents...), rp.Matcher(agents...)}
-			for _, u := range urls {
+			for j, u := range urls {
 				want := reference.DecideFile(ref, agents, u)
+				headers := j%4 == 0 // combining with headers is compared for a URL in four
+				wantUsage := referenceUsage(ref, agents, u, want, headers)
 				for k, m := range ms {
 					by := [...]string{"default", "DFA", "linear", "pieces"}[k]
 					got := m.Decide(u)
@@ -92,11 +96,87 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 							name, by, sem, agents, u, got.Allowed, got.Rule.Line, got.Reason, got.Rule.Pattern, want.Allowed, want.Line, want.Reason, want.Pattern, reference.Reproducer(body, agents, u, sem))
 						return n
 					}
+					if d := diffUsage(m, u, wantUsage, headers && k == 0); d != "" {
+						t.Errorf("%s: engine (%s) and reference disagree on usage (%s, %q, %q): %s\n%s",
+							name, by, sem, agents, u, d, reference.Reproducer(body, agents, u, sem))
+						return n
+					}
 				}
 			}
 		}
 	}
 	return n
+}
+
+// extensionKey is the extension category (a Dictionary key outside the
+// vocabulary) whose preferences the differential tests compare through
+// Matcher.UsageOf.
+const extensionKey = "train-genai"
+
+// usageKeys are the keys whose preferences the differential tests ask
+// with Matcher.UsageOf: an extension category and one of the vocabulary's.
+var usageKeys = [...]string{extensionKey, engine.CategorySearch}
+
+// usageWant is the reference's usage answers for one URL.
+type usageWant struct {
+	path  string // the URL's path as the reference extracts it
+	usage reference.UsageResult
+	// withHeaders are usage combined with each of usageHeaders.
+	withHeaders [len(usageHeaders)]string
+	keys        [len(usageKeys)]struct {
+		pref string
+		line int
+	}
+}
+
+// referenceUsage returns the reference's usage answers for url, whose
+// decision d the reference gave; withHeaders only when headers is true.
+func referenceUsage(ref *reference.File, agents []string, url string, d reference.Result, headers bool) usageWant {
+	w := usageWant{path: reference.ExtractPath(url, ref.Semantics), usage: reference.UsageDecided(ref, agents, url, d)}
+	for i, key := range usageKeys {
+		w.keys[i].pref, w.keys[i].line = reference.UsageOfDecided(ref, agents, url, key, d)
+	}
+	if headers {
+		for i, h := range usageHeaders {
+			w.withHeaders[i] = w.usage.WithHeader(h...).String()
+		}
+	}
+	return w
+}
+
+// usageHeaders are Content-Usage response headers (their field lines)
+// that the differential tests combine with the file's usage preferences.
+var usageHeaders = [...][]string{{"train-ai=n"}, {"search=y, train-ai=y"}, {"train-ai=n", "train-ai=y"}, {"Search=n"}}
+
+// diffUsage compares the usage preferences m gives url with the
+// reference's: for the vocabulary (Usage, and UsagePath on the path the
+// reference extracts: the preferences and the lines that decided; with
+// headers, Usage combined with each of usageHeaders, which no engine
+// option changes) and for usageKeys (UsageOf). It returns "" when they
+// agree, else what differs.
+func diffUsage(m *engine.Matcher, url string, want usageWant, headers bool) string {
+	w := want.usage
+	got := m.Usage(url)
+	for _, got := range []engine.Usage{got, m.UsagePath(want.path)} {
+		if got.String() != w.String() || got.TrainAILine != w.TrainAILine || got.SearchLine != w.SearchLine {
+			return fmt.Sprintf("engine %q lines %d %d, reference %q lines %d %d (Usage, then UsagePath(%q))",
+				got, got.TrainAILine, got.SearchLine, w, w.TrainAILine, w.SearchLine, want.path)
+		}
+	}
+	if headers {
+		for i, h := range usageHeaders {
+			if g := got.WithHeader(h...).String(); g != want.withHeaders[i] {
+				return fmt.Sprintf("with the header %q: engine %q, reference %q", h, g, want.withHeaders[i])
+			}
+		}
+	}
+	for i, key := range usageKeys {
+		p, line := m.UsageOf(url, key)
+		if wk := want.keys[i]; p.String() != wk.pref || line != wk.line {
+			return fmt.Sprintf("UsageOf %q: engine %s line %d, reference %s line %d", key, p, line, wk.pref, wk.line)
+		}
+	}
+	return ""
 }
 
 // lastAgentName returns the last product token a user-agent line of f
@@ -169,6 +249,12 @@ func FuzzEngine(f *testing.F) {
 	// Koster1996, as given in Google (docs/SEMANTICS.md section 2.3).
 	f.Add([]byte("User-agent: FooBot\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n"), "/x", uint8(0), "Mozilla/5.0 (compatible; FooBot/1.0)")
 	f.Add([]byte("User-agent: FooBot\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n"), "/x", uint8(1), "FooBot/1.0")
+	// Content-Usage lines (docs/SEMANTICS.md section 7).
+	for _, s := range usageSeeds {
+		for sem := range uint8(3) {
+			f.Add([]byte(s.body), s.url, sem, s.agent)
+		}
+	}
 	f.Fuzz(func(t *testing.T, body []byte, url string, sem uint8, agent string) {
 		if len(body) > 4096 || len(url) > 512 || len(agent) > 64 {
 			return
@@ -178,4 +264,17 @@ func FuzzEngine(f *testing.F) {
 			t.Fatal("nothing compared")
 		}
 	})
+}
+
+// usageSeeds are FuzzEngine's seeds with content-usage lines: the attach
+// draft's example, ties of one length, wildcards, escapes, an absent path,
+// statements that are no Dictionary, an extension key, and groups that a
+// content-usage line ends in RFC9309 alone.
+var usageSeeds = []struct{ body, url, agent string }{
+	{"User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\nUser-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n", "/ai-ok/x", "bot"},
+	{"User-agent: *\nContent-Usage: /a train-ai=y, search=n\nContent-Usage: /a train-ai=n\nContent-Usage: /b search=y\n", "/a/b", "bot"},
+	{"User-agent: *\nContent-Usage: /*.pdf$ train-ai=n;p=1\nContent-Usage: /%7Ea train-ai=y\ncontent-usage /x train-genai=n\n", "/~a.pdf", "bot"},
+	{"User-agent: a\nContent-Usage: train-ai=Y, search=(n)\nUser-agent: b\nDisallow: /d\nContent-Usage: /d search=y # c\n", "/d", "b"},
+	{"User-agent: *\nContent-Usage: /p Train-AI=n\nContent-Usage: train-ai=n, train-ai=y, search=\"n\", train-genai=y\n\nUser-agent: x\nContent-Usage: search=n\n", "/p?q", "x"},
+	{"Content-Usage: train-ai=n\nUser-agent: *\n\nContent-Usage: /a\ttrain-ai=n\nAllow: /a$\nContent-Usage: /a$ train-ai=y, x=:YQ==:, d=@1, s=%\"%c3%a9\", t=?1, f=1.5\n", "/a", "bot"},
 }

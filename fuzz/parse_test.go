@@ -13,8 +13,8 @@ import (
 )
 
 // The reference reads a file into groups with a parser of its own
-// (internal/reference/parse.go); these tests compare its groups with
-// compile.Parse's, line by line, so that a bug in the engine's scanner or
+// (internal/reference/parse.go); these tests compare its groups (user-agent,
+// rule and content-usage lines) with compile.Parse's, line by line, so that a bug in the engine's scanner or
 // grouping shows here by name rather than being shared by both sides.
 
 // groupsDiff returns where the groups compile and the reference read from
@@ -29,6 +29,9 @@ func groupsDiff(body []byte, sem compile.Semantics) string {
 		for _, r := range g.Rules.Slice() {
 			fmt.Fprintf(&a, "  %s %d %q\n", r.Kind, r.Line, r.Value)
 		}
+		for _, u := range g.Usages.Slice() {
+			fmt.Fprintf(&a, "  content-usage %d %q\n", u.Line, u.Value)
+		}
 	}
 	for i, g := range reference.Parse(body, sem).Groups {
 		fmt.Fprintf(&b, "group %d\n", i)
@@ -37,6 +40,9 @@ func groupsDiff(body []byte, sem compile.Semantics) string {
 		}
 		for _, r := range g.Rules {
 			fmt.Fprintf(&b, "  %s %d %q\n", r.Kind, r.Line, r.Value)
+		}
+		for _, u := range g.Usages {
+			fmt.Fprintf(&b, "  content-usage %d %q\n", u.Line, u.Value)
 		}
 	}
 	if a.String() == b.String() {
@@ -102,6 +108,7 @@ func FuzzReferenceParse(f *testing.F) {
 		"User-agent: a\nDisallow: /x\n\nUser-agent: b\nAllow: /y\r\nuser agent c\rdisallow /z # c\n",
 		"\xEF\xBBUser-agent: *\nDisallowed: /a\x00b\n<html>\nSitemap: /s\nUser-agent: b\n\n\nCrawl-delay: 1\nDisallow:\n",
 		"User-Agent: *\n\nDisallow: /a\n#\nUser-agent: x\nHost: h\n\nUser-agent: y\n\nUser-agent: z\nAllow /\n",
+		"Content-Usage: train-ai=n\nUser-agent: a\ncontent-usage /p\nUser-agent: b\n\nUser-agent: c\nCONTENT-USAGE : /q search=y # x\n\nContent-Usage-X: y\n",
 	} {
 		for sem := range uint8(3) {
 			f.Add([]byte(s), sem)

@@ -17,6 +17,11 @@ import (
 type Expect struct {
 	Allowed bool `json:"allowed"`
 	Line    int  `json:"line"`
+	// Usage, when set, is the usage preferences required
+	// (docs/SEMANTICS.md section 7), as engine.Usage.String prints them:
+	// "-" for a URL that may not be fetched, else "train-ai=X search=Y"
+	// with X and Y each y, n or unknown.
+	Usage string `json:"usage,omitempty"`
 }
 
 // Case is one entry of the conformance table: a robots.txt body, a crawler's
@@ -32,6 +37,10 @@ type Case struct {
 	RobotsQuoted string   `json:"robots_quoted,omitempty"`
 	Agents       []string `json:"agents"`
 	URL          string   `json:"url"`
+	// Header, when set, is the field lines of the URL's Content-Usage
+	// response header: the usage expected is the file's combined with it
+	// (docs/SEMANTICS.md section 7, the HTTP header).
+	Header []string `json:"content_usage_header,omitempty"`
 	// Expect maps "rfc9309", "google", "koster1996" (compile.Semantics.String)
 	// to the required decision.
 	Expect map[string]Expect `json:"expect"`
@@ -53,6 +62,9 @@ func (c Case) Body() []byte {
 // Reproducer returns a one-line description of c that can be pasted into a
 // Go test: the body quoted, the agents and the URL.
 func (c Case) Reproducer() string {
+	if len(c.Header) > 0 {
+		return fmt.Sprintf("body=%q agents=%q url=%q content-usage header=%q", c.Body(), c.Agents, c.URL, c.Header)
+	}
 	return fmt.Sprintf("body=%q agents=%q url=%q", c.Body(), c.Agents, c.URL)
 }
 
@@ -105,11 +117,44 @@ func (c Case) validate(seen map[string]bool) error {
 			return fmt.Errorf("robots_quoted is not a Go-quoted string: %v", err)
 		}
 	}
-	for key := range c.Expect {
+	for key, e := range c.Expect {
 		sem, err := compile.ParseSemantics(key)
 		if err != nil || sem.String() != key {
 			return fmt.Errorf("expect key %q: want rfc9309, google or koster1996", key)
 		}
+		if err := e.validateUsage(); err != nil {
+			return fmt.Errorf("expect %s: %w", key, err)
+		}
+		if len(c.Header) > 0 && e.Usage == "" {
+			return fmt.Errorf("expect %s: a case with a content_usage_header expects usage", key)
+		}
+	}
+	return nil
+}
+
+// validUsages are the values Expect.Usage may have: "-", and every
+// "train-ai=X search=Y".
+var validUsages = func() map[string]bool {
+	m := map[string]bool{PrefNotApplicable: true}
+	prefs := []string{PrefAllowed, PrefDisallowed, PrefUnknown}
+	for _, x := range prefs {
+		for _, y := range prefs {
+			m[CategoryTrainAI+"="+x+" "+CategorySearch+"="+y] = true
+		}
+	}
+	return m
+}()
+
+// validateUsage checks an expected usage: absent, or one of validUsages,
+// "-" exactly when the URL is disallowed.
+func (e Expect) validateUsage() error {
+	switch {
+	case e.Usage == "":
+		return nil
+	case !validUsages[e.Usage]:
+		return fmt.Errorf("usage %q: want - or train-ai=X search=Y, X and Y each y, n or unknown", e.Usage)
+	case (e.Usage == PrefNotApplicable) == e.Allowed:
+		return fmt.Errorf("usage %q with allowed=%v: a URL has usage - exactly when it is disallowed", e.Usage, e.Allowed)
 	}
 	return nil
 }
@@ -123,8 +168,9 @@ const maxLine = 16663
 const maxFile = 512000
 
 // BuiltCases are the cases too large for the JSON table: the line-length
-// cap and the 500 KiB file cap. Their expectations follow
-// docs/SEMANTICS.md section 1.3 and hold in all three semantics.
+// cap (of a rule and of a content-usage statement) and the 500 KiB file
+// cap. Their expectations follow docs/SEMANTICS.md sections 1.3 and 7 and
+// hold in all three semantics.
 func BuiltCases() []Case {
 	all := func(allowed bool, line int) map[string]Expect {
 		e := Expect{Allowed: allowed, Line: line}
@@ -137,6 +183,13 @@ func BuiltCases() []Case {
 	a := func(n int) string { return strings.Repeat("a", n) }
 
 	longBody := "User-agent: *\n" + rule + a(20000) + "\nAllow: /b\n"
+	// A content-usage statement cut inside a string: it fails to parse.
+	longUsage := "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /a train-ai=n, x=\"" + a(20000) + "\"\n"
+	usage := func(u string) map[string]Expect {
+		e := Expect{Allowed: true, Usage: u}
+		return map[string]Expect{"rfc9309": e, "google": e, "koster1996": e}
+	}
+	const usageSrc = lineSrc + "; docs/SEMANTICS.md 7 (a statement that fails to parse gives unknown and hides less specific rules)"
 	exactBody := "User-agent: *\n" + rule + a(kept-1) + "Z\n"            // a line of exactly maxLine bytes
 	overBody := "User-agent: *\n" + rule + a(kept) + "Z\nDisallow: /c\n" // one byte over: Z is dropped
 	commentBody := "User-agent: *\n#" + strings.Repeat("x", 30000) + "\nDisallow: /c\n"
@@ -182,6 +235,10 @@ func BuiltCases() []Case {
 			URL: "/c", Expect: all(false, 3)},
 		{Name: "go-built/long-line/comment", Source: lineSrc + " (a long comment line)", Robots: commentBody, Agents: []string{"bot"},
 			URL: "/c", Expect: all(false, 3)},
+		{Name: "go-built/long-line/usage-statement-cut", Source: usageSrc, Robots: longUsage, Agents: []string{"bot"},
+			URL: "/a", Expect: usage("train-ai=unknown search=unknown")},
+		{Name: "go-built/long-line/usage-other-path", Source: usageSrc, Robots: longUsage, Agents: []string{"bot"},
+			URL: "/b", Expect: usage("train-ai=y search=unknown")},
 		{Name: "go-built/500KiB/before-limit", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
 			URL: "/early", Expect: all(false, 2)},
 		{Name: "go-built/500KiB/after-limit-ignored", Source: fileSrc, Robots: bigBody, Agents: []string{"bot"},
@@ -203,12 +260,23 @@ type Tester[T any] interface {
 	Run(name string, f func(T)) bool
 }
 
+// Outcome is what an engine gives for a Case in one semantics: the
+// decision, the deciding line (0 for none), the usage preferences as
+// engine.Usage.String prints them (combined with the case's Header), and
+// a description for failure messages.
+type Outcome struct {
+	Allowed bool
+	Line    int
+	Usage   string
+	Why     string
+}
+
 // RunConformance runs every expectation for sem, of the table at path and of
 // BuiltCases, against decide, one subtest per case; it fails the test when
-// the table has no expectation for sem. decide returns the decision, the
-// deciding line (0 for none) and a description for failure messages. Every
-// engine runs the same table through it.
-func RunConformance[T Tester[T]](t T, path string, sem compile.Semantics, decide func(Case) (allowed bool, line int, why string)) {
+// the table has no expectation for sem. The decision and its line are
+// checked always, the usage preferences when the expectation has them.
+// Every engine runs the same table through it.
+func RunConformance[T Tester[T]](t T, path string, sem compile.Semantics, decide func(Case) Outcome) {
 	t.Helper()
 	table, err := LoadConformance(path)
 	if err != nil {
@@ -222,10 +290,14 @@ func RunConformance[T Tester[T]](t T, path string, sem compile.Semantics, decide
 		}
 		n++
 		t.Run(c.Name, func(t T) {
-			allowed, line, why := decide(c)
-			if allowed != want.Allowed || line != want.Line {
+			got := decide(c)
+			if got.Allowed != want.Allowed || got.Line != want.Line {
 				t.Errorf("%s: %s\n  want allowed=%v line=%d\n  got  allowed=%v line=%d (%s)\n  reproducer: %s",
-					sem, c.Source, want.Allowed, want.Line, allowed, line, why, c.Reproducer())
+					sem, c.Source, want.Allowed, want.Line, got.Allowed, got.Line, got.Why, c.Reproducer())
+			}
+			if want.Usage != "" && got.Usage != want.Usage {
+				t.Errorf("%s: %s\n  want usage %s\n  got  usage %s (%s)\n  reproducer: %s",
+					sem, c.Source, want.Usage, got.Usage, got.Why, c.Reproducer())
 			}
 		})
 	}

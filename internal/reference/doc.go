@@ -28,9 +28,19 @@
 // engine package never imports it. From compile it takes only the names of
 // the semantics and of the rule kinds.
 //
+// It decides usage preferences (content-usage lines, the IETF AI
+// Preferences drafts draft-ietf-aipref-attach-05 and
+// draft-ietf-aipref-vocab-08) the same way (usage.go): its parser keeps
+// each group's content-usage lines, the groups are the ones the rules
+// come from, a line's path is normalised and matched as a rule's pattern,
+// the longest matching paths combine (n over y over unknown), and each
+// statement is read by a parser of RFC 9651 Dictionaries of its own
+// (sfv.go), written from the RFC without the engine's Structured Fields
+// library.
+//
 // The conformance table states, for each case, the decision that
 // docs/SEMANTICS.md (and the source it comes from) requires in one, two or
-// all three semantics. The expectations were derived by hand from the text,
+// all three semantics, and for some the usage preferences. The expectations were derived by hand from the text,
 // not by running this matcher: the table is the independent check on the
 // matcher, and the matcher plus the table are the check on every engine.
 package reference

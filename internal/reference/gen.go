@@ -15,10 +15,10 @@ var fillers = []string{"", "x", "/seg/", "a.b?c=d", "%2F*$"}
 // the pattern matches as a prefix, or, for anchored ones, misses.
 var suffixes = []string{"", "/", "x", "?q=1", ".html", "#frag", "/index.html"}
 
-// URLsFromPatterns makes test URLs from the rules of every group of f:
-// each pattern with its wildcards filled in several ways, cut short, and
-// extended. perRule bounds the URLs made per rule. The result is
-// deterministic.
+// URLsFromPatterns makes test URLs from the rules and the content-usage
+// paths of every group of f: each pattern with its wildcards filled in
+// several ways, cut short, and extended. perRule bounds the URLs made per
+// rule or path. The result is deterministic.
 func URLsFromPatterns(f *compile.File, perRule int) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -32,21 +32,31 @@ func URLsFromPatterns(f *compile.File, perRule int) []string {
 		}
 	}
 	k := 0
+	fromPattern := func(value string) {
+		for i := 0; i < perRule; i++ {
+			k++
+			p := strings.TrimSuffix(value, "$")
+			fill := fillers[(k+i)%len(fillers)]
+			u := strings.ReplaceAll(p, "*", fill)
+			switch i % 3 {
+			case 0:
+				add(u + suffixes[k%len(suffixes)])
+			case 1:
+				add(u[:len(u)/2])
+			default:
+				add(u + suffixes[(k+3)%len(suffixes)] + fill)
+			}
+		}
+	}
 	for _, g := range f.Groups {
 		for _, r := range g.Rules.Slice() {
-			for i := 0; i < perRule; i++ {
-				k++
-				p := strings.TrimSuffix(r.Value, "$")
-				fill := fillers[(k+i)%len(fillers)]
-				u := strings.ReplaceAll(p, "*", fill)
-				switch i % 3 {
-				case 0:
-					add(u + suffixes[k%len(suffixes)])
-				case 1:
-					add(u[:len(u)/2])
-				default:
-					add(u + suffixes[(k+3)%len(suffixes)] + fill)
-				}
+			fromPattern(r.Value)
+		}
+	}
+	for _, g := range f.Groups {
+		for _, u := range g.Usages.Slice() {
+			if u.Path != "" {
+				fromPattern(u.Path)
 			}
 		}
 	}

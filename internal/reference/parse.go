@@ -10,7 +10,8 @@ import (
 // (docs/SEMANTICS.md sections 1 and 2.1), written again from the document
 // without compile's scanner or builder: the lines, the comments, the byte
 // order mark, the keys and their typos, the groups and Koster1996's
-// records. FuzzReferencePieces and TestParse_AgreesWithCompile compare its
+// records, and each group's content-usage lines (section 7).
+// FuzzReferencePieces and TestParse_AgreesWithCompile compare its
 // groups with compile.Parse's, so a bug in either shows as a difference.
 // It is naive and allocates freely.
 
@@ -20,11 +21,13 @@ type File struct {
 	Groups    []Group
 }
 
-// Group is one group: its user-agent lines and its rules (an empty rule
-// value is no rule: it matches nothing, and only ends the user-agent lines).
+// Group is one group: its user-agent lines, its rules (an empty rule
+// value is no rule: it matches nothing, and only ends the user-agent lines)
+// and its content-usage lines (docs/SEMANTICS.md section 7).
 type Group struct {
 	Agents []Agent
 	Rules  []Rule
+	Usages []UsageLine
 }
 
 // Agent is a user-agent line: its number and its value as written.
@@ -40,6 +43,15 @@ type Rule struct {
 	Value string
 }
 
+// UsageLine is a content-usage line: its number and its value as written
+// (comment cut, spaces and tabs around it trimmed), path and statement
+// together. An empty value is kept: it is a rule with no path whose
+// statement is empty.
+type UsageLine struct {
+	Line  int
+	Value string
+}
+
 // lineKind is what a line is, for grouping.
 type lineKind int
 
@@ -49,6 +61,7 @@ const (
 	lineAgent                     // user-agent
 	lineRule                      // allow or disallow
 	lineExtension                 // any other key
+	lineUsage                     // content-usage
 )
 
 // Parse reads body as docs/SEMANTICS.md sections 1 and 2.1 say, for sem.
@@ -105,6 +118,20 @@ func Parse(body []byte, sem compile.Semantics) *File {
 			if cur != nil {
 				hasOwn = true
 			}
+		case lineUsage:
+			if cur == nil {
+				continue // outside every group: ignored
+			}
+			// A record with a content-usage line is kept at a blank line,
+			// as one with an extension line is. In RFC9309 the line is a
+			// rule (draft-ietf-aipref-attach-05 section 3 extends RFC
+			// 9309's rule): a user-agent line after it starts a new
+			// group. In Google and Koster1996 it is a key that is no rule.
+			hasOwn = true
+			if sem == compile.RFC9309 {
+				sawRule = true
+			}
+			cur.Usages = append(cur.Usages, UsageLine{Line: num, Value: value})
 		}
 	}
 	return f
@@ -200,6 +227,9 @@ func readLine(line string) (lineKind, string, string) {
 		return lineRule, dir, value
 	case "sitemap":
 		return lineNothing, dir, value
+	}
+	if strings.EqualFold(key, "content-usage") { // the whole key, in any case
+		return lineUsage, "content-usage", value
 	}
 	return lineExtension, key, value
 }

@@ -124,26 +124,34 @@ func decide(f *File, agents []string, path string) Result {
 // valid tokens; if there is none, every "*" group; if there is none either,
 // no rules.
 func selectRules(f *File, agents []string) []Rule {
-	agents = readAgents(f.Semantics, agents)
-	var specific, global []Rule
-	foundSpecific := false
-	for _, g := range f.Groups {
-		if namesAnyAgent(g, agents) {
-			foundSpecific = true
-			specific = append(specific, g.Rules...)
-		}
-		if isGlobalGroup(g) {
-			global = append(global, g.Rules...)
-		}
-	}
-	rules := global
-	if foundSpecific {
-		rules = specific
+	var rules []Rule
+	for _, g := range selectGroups(f, agents) {
+		rules = append(rules, g.Rules...)
 	}
 	// File order across merged groups (it already is, if the groups are in
 	// file order; the sort says what the order means).
 	sort.SliceStable(rules, func(i, j int) bool { return rules[i].Line < rules[j].Line })
 	return rules
+}
+
+// selectGroups returns the groups that apply to a crawler with the given
+// product tokens: every group naming one of the valid tokens; if there is
+// none, every "*" group; if there is none either, none.
+func selectGroups(f *File, agents []string) []Group {
+	agents = readAgents(f.Semantics, agents)
+	var specific, global []Group
+	for _, g := range f.Groups {
+		if namesAnyAgent(g, agents) {
+			specific = append(specific, g)
+		}
+		if isGlobalGroup(g) {
+			global = append(global, g)
+		}
+	}
+	if len(specific) > 0 {
+		return specific
+	}
+	return global
 }
 
 // readAgents returns what the caller's agents stand for (section 2.3): a

@@ -28,9 +28,12 @@ func loadTable(t *testing.T) []Case {
 
 // runConformance runs the whole table for sem against the reference matcher.
 func runConformance(t *testing.T, sem compile.Semantics) {
-	RunConformance(t, conformancePath, sem, func(c Case) (bool, int, string) {
-		got := Decide(c.Body(), c.Agents, c.URL, sem)
-		return got.Allowed, got.Line, fmt.Sprintf("%s %q, reason %s", got.Kind, got.Pattern, got.Reason)
+	RunConformance(t, conformancePath, sem, func(c Case) Outcome {
+		f := Parse(c.Body(), sem)
+		got := DecideFile(f, c.Agents, c.URL)
+		u := UsageDecided(f, c.Agents, c.URL, got).WithHeader(c.Header...)
+		return Outcome{Allowed: got.Allowed, Line: got.Line, Usage: u.String(),
+			Why: fmt.Sprintf("%s %q, reason %s; usage lines %d %d", got.Kind, got.Pattern, got.Reason, u.TrainAILine, u.SearchLine)}
 	})
 }
 
@@ -52,8 +55,16 @@ func TestConformanceTable_Counts(t *testing.T) {
 	}
 	table := loadTable(t)
 	per, total := count(table)
-	t.Logf("testdata/conformance.json: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d",
-		len(table), total, per["rfc9309"], per["google"], per["koster1996"])
+	usage := 0
+	for _, c := range table {
+		for _, e := range c.Expect {
+			if e.Usage != "" {
+				usage++
+			}
+		}
+	}
+	t.Logf("testdata/conformance.json: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d; %d with usage preferences",
+		len(table), total, per["rfc9309"], per["google"], per["koster1996"], usage)
 	built := BuiltCases()
 	bper, btotal := count(built)
 	t.Logf("Go-built cases: %d cases, %d expectations: rfc9309 %d, google %d, koster1996 %d",
@@ -207,6 +218,11 @@ func TestLoadConformance_Rejects(t *testing.T) {
 		{"no expectations", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {}}]`},
 		{"unknown field", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expected": {}, "expect": {"google": {"allowed": true}}}]`},
 		{"duplicate name", "[" + valid + "," + valid + "]"},
+		{"bad usage", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "train-ai=no search=y"}}}]`},
+		{"usage categories out of order", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "search=y train-ai=n"}}}]`},
+		{"usage - when allowed", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": true, "usage": "-"}}}]`},
+		{"header without usage", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "content_usage_header": ["train-ai=n"], "expect": {"google": {"allowed": true}}}]`},
+		{"usage when disallowed", `[{"name": "n", "source": "s", "robots": "x", "agents": ["a"], "url": "/", "expect": {"google": {"allowed": false, "line": 1, "usage": "train-ai=unknown search=unknown"}}}]`},
 		{"not json", `[{`},
 	}
 	dir := t.TempDir()
@@ -220,7 +236,7 @@ func TestLoadConformance_Rejects(t *testing.T) {
 		}
 	}
 	path := filepath.Join(dir, "ok.json")
-	ok := `[` + valid + `, {"name": "empty", "source": "s", "robots_quoted": "\"\"", "agents": ["a"], "url": "/", "expect": {"rfc9309": {"allowed": true, "line": 0}}}]`
+	ok := `[` + valid + `, {"name": "empty", "source": "s", "robots_quoted": "\"\"", "agents": ["a"], "url": "/", "expect": {"rfc9309": {"allowed": true, "line": 0, "usage": "train-ai=unknown search=unknown"}, "google": {"allowed": false, "line": 1, "usage": "-"}}}]`
 	if err := os.WriteFile(path, []byte(ok), 0o644); err != nil {
 		t.Fatal(err)
 	}
