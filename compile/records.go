@@ -316,7 +316,7 @@ func (us Usages) Equal(o Usages) bool { return equalRuns(us.run, o.run, us.At, o
 
 // UsagePath returns the path of a content-usage line's value: "" when
 // the value does not start with '/' (the path is absent), else the value
-// up to its first space or tab (draft-ietf-aipref-attach section 4.2).
+// up to its first space or tab (draft-ietf-aipref-attach section 3.2).
 func UsagePath(value string) string {
 	if value == "" || value[0] != '/' {
 		return ""

@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// draft-ietf-aipref-attach-05 section 4 (ABNF: "rule =/ content-usage"):
+// draft-ietf-aipref-attach-05 section 3 (ABNF: "rule =/ content-usage"):
 // in RFC9309 a Content-Usage line is a rule, so a user-agent line after it
 // starts a new group; in Google and Koster1996 it is a key that is no rule
 // and joins the user-agent lines around it (docs/SEMANTICS.md section 7,
@@ -33,7 +33,7 @@ func TestAIPref_UsageLineEndsAgentsInRFC9309Only(t *testing.T) {
 	}
 }
 
-// draft-ietf-aipref-attach-05 section 4.2: a value that starts with '/'
+// draft-ietf-aipref-attach-05 section 3.2: a value that starts with '/'
 // has a path, which ends at the first SP or HTAB; otherwise the whole value
 // is the statement. The path is a pattern normalised as allow/disallow
 // patterns are (docs/SEMANTICS.md section 7, "Which rule").

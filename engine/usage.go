@@ -38,7 +38,7 @@ const (
 	// UsageDisallowed: the statement gives the category the Token n.
 	UsageDisallowed
 	// UsageNotApplicable: the URL may not be fetched, so no preference
-	// applies to it (draft-ietf-aipref-attach section 4.1).
+	// applies to it (draft-ietf-aipref-attach section 3.1).
 	UsageNotApplicable
 )
 

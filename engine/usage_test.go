@@ -15,7 +15,7 @@ func usageOf(t *testing.T, sem engine.Semantics, body, agent, url string) string
 	return engine.Compile([]byte(body), engine.Options{Semantics: sem}).Matcher(agent).Usage(url).String()
 }
 
-// draft-ietf-aipref-attach-05 section 4.4, the example and its table:
+// draft-ietf-aipref-attach-05 section 3.4, the example and its table:
 // /never/ is disallowed (no preference), /ai-ok/ says train-ai=y, the rest
 // train-ai=n; ExampleBot has a group of its own, and the "*" group's usage
 // lines do not apply to it.
@@ -39,7 +39,7 @@ func TestAIPref_AttachExample(t *testing.T) {
 // docs/SEMANTICS.md section 7, "Which rule": the longest matching pattern
 // decides; an absent path has length 0; ties (identical paths or not)
 // combine per category, n over y over unknown (draft-ietf-aipref-vocab
-// section 5.1; draft-ietf-aipref-attach section 4.1 for identical paths).
+// section 5.1; draft-ietf-aipref-attach section 3.1 for identical paths).
 func TestAIPref_LongestThenMostRestrictive(t *testing.T) {
 	body := "User-agent: *\n" +
 		"Content-Usage: train-ai=y, search=y\n" + // 2: every path
@@ -182,7 +182,7 @@ func TestAIPref_ExtensionKeysAndNotApplicable(t *testing.T) {
 	}
 }
 
-// draft-ietf-aipref-attach-05 section 3 with draft-ietf-aipref-vocab
+// draft-ietf-aipref-attach-05 section 2 with draft-ietf-aipref-vocab
 // section 5.1: a response's Content-Usage header combines with robots.txt's
 // preference per category, the most restrictive winning.
 func TestAIPref_HeaderCombines(t *testing.T) {

@@ -608,7 +608,7 @@ func (c *Client) Usage(ctx context.Context, agent, pageURL string, header http.H
 }
 
 // usageHeader is the HTTP field of usage preferences
-// (draft-ietf-aipref-attach section 3).
+// (draft-ietf-aipref-attach section 2).
 const usageHeader = "Content-Usage"
 
 // crawler is who a Transport decides for: one agent, or several tokens,

@@ -24,7 +24,7 @@ func usageSite(t *testing.T) *server {
 	})
 }
 
-// draft-ietf-aipref-attach-05 section 3 (the Content-Usage header) with
+// draft-ietf-aipref-attach-05 section 2 (the Content-Usage header) with
 // draft-ietf-aipref-vocab-08 section 5.1: a response's header and the
 // robots.txt rule for its URL combine per category, the most restrictive
 // winning, through the Transport and through the Client for crawlers with
