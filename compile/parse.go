@@ -586,11 +586,11 @@ func (b *builder) finish() {
 	}
 	for i := range f.Groups {
 		g := &f.Groups[i]
-		g.Rules.d, g.Agents.d, g.Extensions.d, g.Usages.d = d, d, d, d
+		g.Rules.d, g.Agents.d, g.Extensions.d = d, d, d
 		g.Agents.at += uint32(nr)
 		g.Extensions.at += uint32(nr + na)
-		g.Usages.at += uint32(nr + na + ne)
 	}
+	f.usageAt, f.usages = uint32(nr+na+ne), uint32(nu)
 	f.Sitemaps = Sitemaps{run{d: d, at: uint32(nr + na + ne + nu), n: uint32(len(b.sitemaps))}}
 }
 
@@ -605,7 +605,6 @@ func (b *builder) closeGroup() {
 		Agents:        Agents{span(b.agent0, len(b.agents))},
 		Rules:         Rules{span(b.rule0, len(b.rules))},
 		Extensions:    Extensions{span(b.ext0, len(b.exts))},
-		Usages:        Usages{span(b.usage0, len(b.usages))},
 		EmptyRuleLine: b.emptyRule,
 	})
 	if len(b.rules) > b.rule0 {

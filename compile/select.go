@@ -67,25 +67,69 @@ func (f *File) SelectInto(buf []int, tokens ...string) Selection {
 // not hold them, so that a crawler's matchers, most of which have none,
 // stay small. It allocates only when several selected groups have some.
 func (f *File) SelectedUsages(sel Selection) Usages {
-	var n uint32
-	with := -1 // the one selected group with usage lines
-	for _, i := range sel.Groups {
-		if k := f.Groups[i].Usages.n; k > 0 {
-			n += k
-			with = i
+	if f.usages == 0 {
+		return Usages{}
+	}
+	var one Usages // the only selected group's lines, while there is one
+	var d *records
+	for _, gi := range sel.Groups {
+		us := f.GroupUsages(gi)
+		switch {
+		case us.n == 0:
+		case one.n == 0 && d == nil:
+			one = us
+		default:
+			if d == nil {
+				d = &records{text: f.data.text}
+				d.recs = append(d.recs, one.recs()...)
+			}
+			d.recs = append(d.recs, us.recs()...)
 		}
 	}
-	if n == 0 || n == f.Groups[with].Usages.n {
-		if with < 0 {
-			return Usages{}
+	if d == nil {
+		return one
+	}
+	return Usages{run{d: d, n: uint32(len(d.recs))}}
+}
+
+// Usages returns the content-usage lines of every group of f, in file
+// order (a line outside every group belongs to none and is not kept).
+func (f *File) Usages() Usages {
+	if f.usages == 0 {
+		return Usages{}
+	}
+	return Usages{run{d: &f.data, at: f.usageAt, n: f.usages}}
+}
+
+// GroupUsages returns the content-usage lines of f.Groups[gi], in file
+// order: those of Usages between its first user-agent line and the next
+// group's (groups never interleave). It panics if gi is out of range.
+func (f *File) GroupUsages(gi int) Usages {
+	g := &f.Groups[gi]
+	all := f.Usages()
+	if all.n == 0 || g.Agents.n == 0 {
+		return Usages{}
+	}
+	from := sortSearch(all, g.Agents.At(0).Line)
+	to := int(all.n)
+	if gi+1 < len(f.Groups) && f.Groups[gi+1].Agents.n > 0 {
+		to = sortSearch(all, f.Groups[gi+1].Agents.At(0).Line)
+	}
+	return Usages{run{d: all.d, at: all.at + uint32(from), n: uint32(to - from)}}
+}
+
+// sortSearch returns the index of the first of us on line or after it.
+func sortSearch(us Usages, line int) int {
+	lo, hi := 0, int(us.n)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if us.Line(m) < line {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return f.Groups[with].Usages
 	}
-	d := &records{text: f.data.text, recs: make([]rec, 0, n)}
-	for _, i := range sel.Groups {
-		d.recs = append(d.recs, f.Groups[i].Usages.recs()...)
-	}
-	return Usages{run{d: d, n: n}}
+	return lo
 }
 
 // groupsWhere appends to out the indexes of f's groups for which pick is

@@ -170,7 +170,9 @@ type Extension struct {
 // Usage is one content-usage line of a group (docs/SEMANTICS.md section
 // 7): "Content-Usage: [PATH WS] STATEMENT", a preference for the use of
 // the content at the paths that the path matches, as an allow or
-// disallow pattern does. A File holds a record of it (see Usages). The
+// disallow pattern does. A File holds a record of it (see File.Usages and
+// File.GroupUsages); content-usage lines are not Rules and decide no crawl
+// (in RFC9309 they end a group's user-agent lines, as rules do). The
 // statement is parsed when a matcher is built, not here.
 type Usage struct {
 	// Pattern is the path normalised as an allow/disallow pattern of
@@ -196,10 +198,6 @@ type Group struct {
 	Agents     Agents
 	Rules      Rules // in file order; rules with an empty value are not kept
 	Extensions Extensions
-	// Usages are the group's content-usage lines, in file order. They
-	// are not Rules: they decide no crawl (in RFC9309 they end the
-	// group's user-agent lines, as rules do).
-	Usages Usages
 	// EmptyRuleLine is the line of the group's first allow or disallow line
 	// with an empty value, 0 if it has none. Such a line allows and
 	// disallows nothing (docs/SEMANTICS.md section 3.1), so it is not in
@@ -321,6 +319,8 @@ func (d Diagnostic) String() string {
 // and is safe for concurrent reads.
 type File struct {
 	Semantics Semantics
+	// Truncated reports whether the body was longer than the size limit.
+	Truncated bool
 	Groups    []Group
 	Sitemaps  Sitemaps
 	// Diagnostics are the lines that were not fully understood, sorted by
@@ -338,8 +338,6 @@ type File struct {
 	Joins []Join
 	// Size is the number of bytes read (at most the size limit).
 	Size int
-	// Truncated reports whether the body was longer than the size limit.
-	Truncated bool
 	// Lines is the number of lines read.
 	Lines int
 
@@ -347,13 +345,18 @@ type File struct {
 	// there, and nothing else of the body) and the records of its groups'
 	// lines and its sitemaps, which f's views read.
 	data records
+	// usageAt and usages are where the records of the groups'
+	// content-usage lines are in data (Usages): a File holds them, not
+	// each Group, so that the many files without any pay 8 bytes, not 16
+	// a group.
+	usageAt, usages uint32
 }
 
 // Sizes of what a File holds, for Bytes (TestSizes checks them on 64-bit
 // platforms).
 const (
 	sizeofFile    = 184
-	sizeofGroup   = 72
+	sizeofGroup   = 56
 	sizeofRecords = 40
 	sizeofRec     = 12
 	sizeofJoin    = 40

@@ -21,7 +21,7 @@ func TestAIPref_UsageLineEndsAgentsInRFC9309Only(t *testing.T) {
 		if len(f.Groups) != tc.groups {
 			t.Fatalf("%s: %d groups, want %d", tc.sem, len(f.Groups), tc.groups)
 		}
-		if got := f.Groups[0].Usages.Len(); got != 1 {
+		if got := f.GroupUsages(0).Len(); got != 1 {
 			t.Errorf("%s: first group has %d usage lines, want 1", tc.sem, got)
 		}
 		if sel := f.Select("b"); f.SelectedUsages(sel).Len() != map[int]int{1: 1, 2: 0}[tc.groups] {
@@ -46,7 +46,7 @@ func TestAIPref_UsagePathAndStatement(t *testing.T) {
 		"Content-Usage:\n"
 	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
 		f := Parse([]byte(body), Options{Semantics: sem})
-		got := f.Groups[0].Usages.Slice()
+		got := f.GroupUsages(0).Slice()
 		want := []Usage{
 			{Pattern: "", Path: "", Statement: "train-ai=n", Value: "train-ai=n", Line: 2},
 			{Pattern: "/a/", Path: "/a/", Statement: "search=y, train-ai=y", Value: "/a/\tsearch=y, train-ai=y", Line: 3},
@@ -57,7 +57,7 @@ func TestAIPref_UsagePathAndStatement(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s usages (-want +got):\n%s", sem, diff)
 		}
-		us := f.Groups[0].Usages
+		us := f.GroupUsages(0)
 		for i := range us.Len() {
 			start, end := us.PatternSpan(i)
 			if us.Text()[start:end] != us.Pattern(i) || us.Statement(i) != want[i].Statement {
@@ -72,7 +72,7 @@ func TestAIPref_UsagePathAndStatement(t *testing.T) {
 // patterns exactly like allow/disallow patterns of the semantics").
 func TestKoster1996_UsagePathIsLiteral(t *testing.T) {
 	f := Parse([]byte("User-agent: *\nContent-Usage: /a*$ train-ai=n\n"), Options{Semantics: Koster1996})
-	if got, want := f.Groups[0].Usages.Pattern(0), NormalizePattern("/a*$", Koster1996); got != want || got == "/a*$" {
+	if got, want := f.GroupUsages(0).Pattern(0), NormalizePattern("/a*$", Koster1996); got != want || got == "/a*$" {
 		t.Errorf("Koster1996 usage pattern %q, want %q (escaped)", got, want)
 	}
 }
@@ -81,7 +81,7 @@ func TestKoster1996_UsagePathIsLiteral(t *testing.T) {
 // to none; the parse says so as it says for rules.
 func TestAIPref_UsageOutsideGroup(t *testing.T) {
 	f := Parse([]byte("Content-Usage: train-ai=n\nUser-agent: *\nDisallow: /x\n"), Options{Diagnostics: true})
-	if n := f.Groups[0].Usages.Len(); n != 0 {
+	if n := f.GroupUsages(0).Len(); n != 0 {
 		t.Errorf("the group holds %d usage lines, want 0", n)
 	}
 	if len(f.Diagnostics) != 1 || f.Diagnostics[0].Kind != DiagRuleOutsideGroup || f.Diagnostics[0].Line != 1 {
@@ -93,7 +93,7 @@ func TestAIPref_UsageOutsideGroup(t *testing.T) {
 // and no rule is kept, as one with an extension is.
 func TestKoster1996_BlankKeepsRecordWithUsage(t *testing.T) {
 	f := Parse([]byte("User-agent: a\nContent-Usage: train-ai=n\n\nUser-agent: b\nDisallow: /\n"), Options{Semantics: Koster1996})
-	if len(f.Groups) != 2 || f.Groups[0].Usages.Len() != 1 {
+	if len(f.Groups) != 2 || f.GroupUsages(0).Len() != 1 {
 		t.Errorf("groups %d, want 2 with the first holding the usage line", len(f.Groups))
 	}
 }
@@ -108,5 +108,35 @@ func TestRFC9309_SelectMergesUsages(t *testing.T) {
 	}
 	if sel.Rules.Len() != 0 || sel.Extensions.Len() != 0 {
 		t.Errorf("selection holds rules %v and extensions %v", sel.Rules, sel.Extensions)
+	}
+}
+
+// A File keeps its groups' content-usage lines in file order (Usages),
+// and GroupUsages finds each group's among them.
+func TestAIPref_GroupUsages(t *testing.T) {
+	body := "User-agent: a\nContent-Usage: /1 train-ai=n\nDisallow: /x\nContent-Usage: /2 search=y\n\n" +
+		"User-agent: b\nDisallow: /y\n\nUser-agent: c\nUser-agent: d\nContent-Usage: /3 train-ai=y\n"
+	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
+		f := Parse([]byte(body), Options{Semantics: sem})
+		if f.Usages().Len() != 3 {
+			t.Fatalf("%s: %d usage lines, want 3", sem, f.Usages().Len())
+		}
+		var got [][]int
+		for gi := range f.Groups {
+			var lines []int
+			for _, u := range f.GroupUsages(gi).Slice() {
+				lines = append(lines, u.Line)
+			}
+			got = append(got, lines)
+		}
+		if diff := cmp.Diff([][]int{{2, 4}, nil, {11}}, got); diff != "" {
+			t.Errorf("%s: usage lines by group (-want +got):\n%s", sem, diff)
+		}
+		if us := f.SelectedUsages(f.Select("a", "d")); us.Len() != 3 || us.At(2).Line != 11 {
+			t.Errorf("%s: a and d select %v", sem, us)
+		}
+	}
+	if f := Parse([]byte("User-agent: *\nDisallow: /\n"), Options{}); f.Usages().Len() != 0 || f.GroupUsages(0).Len() != 0 {
+		t.Error("a file without content-usage lines has some")
 	}
 }

@@ -61,9 +61,9 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		if a := lastAgentName(f); a != "" {
 			sets = append(sets, []string{strings.ToUpper(a)})
 		}
-		rules := 0
+		rules := f.Usages().Len()
 		for _, g := range f.Groups {
-			rules += g.Rules.Len() + g.Usages.Len()
+			rules += g.Rules.Len()
 		}
 		limit := referenceBudget / (rules + 1)
 		limit = max(10, min(limit, maxURLsPerFile))
@@ -123,10 +123,8 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 // hasUsage reports whether f or ref, one body parsed by both parsers,
 // has a content-usage line in some group.
 func hasUsage(f *compile.File, ref *reference.File) bool {
-	for _, g := range f.Groups {
-		if g.Usages.Len() > 0 {
-			return true
-		}
+	if f.Usages().Len() > 0 {
+		return true
 	}
 	for _, g := range ref.Groups {
 		if len(g.Usages) > 0 {

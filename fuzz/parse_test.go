@@ -21,7 +21,8 @@ import (
 // body in sem differ, or "".
 func groupsDiff(body []byte, sem compile.Semantics) string {
 	var a, b strings.Builder
-	for i, g := range compile.Parse(body, compile.Options{Semantics: sem}).Groups {
+	f := compile.Parse(body, compile.Options{Semantics: sem})
+	for i, g := range f.Groups {
 		fmt.Fprintf(&a, "group %d\n", i)
 		for _, ag := range g.Agents.Slice() {
 			fmt.Fprintf(&a, "  agent %d %q\n", ag.Line, ag.Value)
@@ -29,7 +30,7 @@ func groupsDiff(body []byte, sem compile.Semantics) string {
 		for _, r := range g.Rules.Slice() {
 			fmt.Fprintf(&a, "  %s %d %q\n", r.Kind, r.Line, r.Value)
 		}
-		for _, u := range g.Usages.Slice() {
+		for _, u := range f.GroupUsages(i).Slice() {
 			fmt.Fprintf(&a, "  content-usage %d %q\n", u.Line, u.Value)
 		}
 	}

@@ -28,7 +28,7 @@ var categories = [...]string{engine.CategoryTrainAI, engine.CategorySearch}
 func (c *checker) usageStatements() {
 	c.dicts = make([][]*httpsfv.Dictionary, len(c.f.Groups))
 	for gi := range c.f.Groups {
-		us := c.f.Groups[gi].Usages
+		us := c.f.GroupUsages(gi)
 		c.dicts[gi] = make([]*httpsfv.Dictionary, us.Len())
 		for i := range us.Len() {
 			c.dicts[gi][i] = c.usageStatement(us.At(i))
@@ -267,7 +267,7 @@ func (c *checker) usageConflicts() {
 		for _, gi := range byName[n] {
 			for i, d := range c.dicts[gi] {
 				if d != nil {
-					c.usageConflict(n, usageRef{gi, c.f.Groups[gi].Usages.Line(i)}, c.f.Groups[gi].Usages.Pattern(i), d, first, reported)
+					c.usageConflict(n, usageRef{gi, c.f.GroupUsages(gi).Line(i)}, c.f.GroupUsages(gi).Pattern(i), d, first, reported)
 				}
 			}
 		}

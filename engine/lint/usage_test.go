@@ -177,15 +177,15 @@ func FuzzUsageStatement(f *testing.F) {
 				statementFinding = true
 			}
 		}
-		if statementFinding || len(f.Groups) == 0 || f.Groups[0].Usages.Len() == 0 {
+		if statementFinding || len(f.Groups) == 0 || f.GroupUsages(0).Len() == 0 {
 			return
 		}
-		d, err := httpsfv.UnmarshalDictionary([]string{f.Groups[0].Usages.Statement(0)})
+		d, err := httpsfv.UnmarshalDictionary([]string{f.GroupUsages(0).Statement(0)})
 		if err != nil {
 			t.Fatalf("%q: no finding, but the statement does not parse: %v", stmt, err)
 		}
 		for _, key := range []string{engine.CategoryTrainAI, engine.CategorySearch} {
-			if _, named := d.Get(key); named && engine.StatementPreference(key, f.Groups[0].Usages.Statement(0)) == engine.UsageUnknown {
+			if _, named := d.Get(key); named && engine.StatementPreference(key, f.GroupUsages(0).Statement(0)) == engine.UsageUnknown {
 				t.Errorf("%q: no finding, but %s is unknown", stmt, key)
 			}
 		}

@@ -172,12 +172,7 @@ func writeUsages(b *strings.Builder, r *engine.Robots, m *engine.Matcher) {
 
 // hasUsages reports whether any group of f has a content-usage line.
 func hasUsages(f *compile.File) bool {
-	for i := range f.Groups {
-		if f.Groups[i].Usages.Len() > 0 {
-			return true
-		}
-	}
-	return false
+	return f.Usages().Len() > 0
 }
 
 // writeExtensions writes the extension lines of the groups selected for m,

@@ -53,11 +53,9 @@ func URLsFromPatterns(f *compile.File, perRule int) []string {
 			fromPattern(r.Value)
 		}
 	}
-	for _, g := range f.Groups {
-		for _, u := range g.Usages.Slice() {
-			if u.Path != "" {
-				fromPattern(u.Path)
-			}
+	for _, u := range f.Usages().Slice() {
+		if u.Path != "" {
+			fromPattern(u.Path)
 		}
 	}
 	return out
