@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -144,5 +145,42 @@ func TestThrashing_HeapUnderConcurrency(t *testing.T) {
 		float64(peak.Load())/(1<<20), float64(base.HeapAlloc)/(1<<20), float64(held)/(1<<20), float64(r.Bytes())/(1<<20), m.Stats())
 	if peak.Load() > limit {
 		t.Errorf("peak heap %d bytes, want at most %d (before %d, cache %d, file %d, 8 MiB)", peak.Load(), limit, base.HeapAlloc, engine.DefaultCacheBytes, held)
+	}
+}
+
+// TestThrashing_UsageBounded is TestThrashing_FallbackDecides for usage
+// preferences: each thrashing shape's rules made content-usage lines (a
+// file an attacker writes for the usage automata), its short URLs' usage
+// decided. The usage automata are the allow/disallow automaton's kind, so
+// their memory stays within a cache budget each (the matcher's three:
+// rules, train-ai, search) and the patterns' positions.
+func TestThrashing_UsageBounded(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 20
+	}
+	for _, c := range thrashShapes() {
+		t.Run(c.Name, func(t *testing.T) {
+			var body strings.Builder
+			for _, line := range strings.Split(string(c.Body), "\n") {
+				if _, path, ok := strings.Cut(line, "allow: "); ok {
+					line = "Content-Usage: " + path + " train-ai=n, search=y"
+				}
+				body.WriteString(line + "\n")
+			}
+			m := engine.Compile([]byte(body.String()), engine.Options{Semantics: engine.Google}).Matcher("Googlebot")
+			if len(m.UsageRules()) == 0 {
+				t.Fatal("no content-usage lines")
+			}
+			for _, u := range c.Short[:n] {
+				if got := m.Usage(u); got.TrainAI != engine.UsageDisallowed && got.TrainAI != engine.UsageUnknown {
+					t.Fatalf("Usage(%q) = %v", u, got)
+				}
+			}
+			t.Logf("%d content-usage lines, %d URLs: %d bytes", len(m.UsageRules()), n, m.Bytes())
+			if b := m.Bytes(); b > 3*(engine.DefaultCacheBytes+maxCacheSlack) {
+				t.Errorf("the matcher holds %d bytes after %d URLs", b, n)
+			}
+		})
 	}
 }
