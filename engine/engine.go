@@ -16,7 +16,9 @@
 // 9309's always-allowed /robots.txt is decided here, beside the automaton.
 // The automaton bounds the work of every URL, whatever the site wrote and
 // linked: a URL whose states would cost too much to build is decided by its
-// linear fallback (package automaton).
+// linear fallback (package automaton). Usage reads a URL's usage
+// preferences (Content-Usage, the IETF AI Preferences drafts) from the
+// same groups, by an automaton of their content-usage paths per category.
 //
 // A Robots and its Matchers behave as immutable and are safe for concurrent
 // use; matchers are built on first use and cached, and their automata grow

@@ -13,7 +13,7 @@ import (
 
 // Usage preferences (docs/SEMANTICS.md section 7): the IETF AI Preferences
 // drafts draft-ietf-aipref-attach-05 (a Content-Usage rule in robots.txt,
-// a Content-Usage HTTP header) and draft-ietf-aipref-vocab-08 (the
+// a Content-Usage HTTP header) and draft-ietf-aipref-vocab (the
 // categories, the statement syntax and how statements combine).
 //
 // A matcher whose groups have content-usage lines keeps, for each
@@ -21,8 +21,8 @@ import (
 // priority its length then the preference its statement gives that
 // category (n above y above unknown): the best match is the longest
 // pattern and, of the longest, the most restrictive preference, which is
-// the vocabulary's combination of statements that tie (vocab section 5.1). The
-// statements are parsed once, when the matcher is built.
+// the vocabulary's combination of statements that tie (vocab section
+// 5.1). The statements are parsed once, when the matcher is built.
 
 // Preference is what a site prefers for one category of use of a URL's
 // content. The zero value is UsageUnknown.
