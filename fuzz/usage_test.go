@@ -2,8 +2,10 @@ package fuzz
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -100,23 +102,39 @@ func withUsageLines(body []byte) []byte {
 // TestDifferential_CorpusUsage is TestDifferential_Corpus on every 16th
 // corpus file with content-usage lines added (withUsageLines): the usage
 // preferences of real files' patterns, compared in all semantics and for
-// every engine.
+// every engine, a file per core at a time.
 func TestDifferential_CorpusUsage(t *testing.T) {
 	files := corpus.TestFiles(t, 320)
-	n, bodies := 0, 0
-	for i, cf := range files {
-		if i%16 != 0 || t.Failed() {
-			continue
-		}
-		body, urls, err := cf.Read()
-		if err != nil {
-			t.Fatal(err)
-		}
-		bodies++
-		n += diffFile(t, cf.Name+" with content-usage lines", withUsageLines(body), urls,
-			[]compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})
+	var decisions, bodies atomic.Int64
+	var wg sync.WaitGroup
+	work := make(chan corpus.File)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for cf := range work {
+				body, urls, err := cf.Read()
+				if err != nil {
+					t.Error(err)
+					continue
+				}
+				bodies.Add(1)
+				decisions.Add(int64(diffFile(t, cf.Name+" with content-usage lines", withUsageLines(body), urls,
+					[]compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})))
+			}
+		}()
 	}
-	t.Logf("%d files, %d decisions compared", bodies, n)
+	for i, cf := range files {
+		if t.Failed() {
+			break
+		}
+		if i%16 == 0 {
+			work <- cf
+		}
+	}
+	close(work)
+	wg.Wait()
+	t.Logf("%d files, %d decisions compared", bodies.Load(), decisions.Load())
 }
 
 // TestDifferential_UsageManyKeys asks UsageOf for more extension keys
