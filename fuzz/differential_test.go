@@ -225,24 +225,30 @@ func lastAgentName(f *compile.File) string {
 // for several crawlers. It skips when the corpus is absent.
 func TestDifferential_Corpus(t *testing.T) {
 	files := corpus.TestFiles(t, 150)
-	var decisions atomic.Int64
+	n, decisions := diffCorpus(t, files, "", func(body []byte) []byte { return body })
+	t.Logf("%d files, %d decisions compared", n, decisions)
+}
+
+// diffCorpus runs diffFile on each of files, its body made by edit and
+// its name followed by what, in all semantics, a file per core at a time,
+// until a test fails. It returns the files and the decisions compared.
+func diffCorpus(t *testing.T, files []corpus.File, what string, edit func([]byte) []byte) (n, decisions int64) {
+	var nFiles, nDecisions atomic.Int64
 	var wg sync.WaitGroup
 	work := make(chan corpus.File)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for cf := range work {
-				body, err := os.ReadFile(cf.Path)
+				body, urls, err := cf.Read()
 				if err != nil {
 					t.Error(err)
 					continue
 				}
-				var urls []string
-				if cf.URLs != "" {
-					urls, _ = corpus.ReadLines(cf.URLs)
-				}
-				decisions.Add(int64(diffFile(t, cf.Name, body, urls, []compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})))
+				nFiles.Add(1)
+				nDecisions.Add(int64(diffFile(t, cf.Name+what, edit(body), urls,
+					[]compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})))
 			}
 		}()
 	}
@@ -254,7 +260,7 @@ func TestDifferential_Corpus(t *testing.T) {
 	}
 	close(work)
 	wg.Wait()
-	t.Logf("%d files, %d decisions compared", len(files), decisions.Load())
+	return nFiles.Load(), nDecisions.Load()
 }
 
 // FuzzEngine compares the engine with the reference matcher on generated

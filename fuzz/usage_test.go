@@ -2,10 +2,8 @@ package fuzz
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/seed-275a9bd5/robotstxt/compile"
@@ -104,37 +102,14 @@ func withUsageLines(body []byte) []byte {
 // preferences of real files' patterns, compared in all semantics and for
 // every engine, a file per core at a time.
 func TestDifferential_CorpusUsage(t *testing.T) {
-	files := corpus.TestFiles(t, 320)
-	var decisions, bodies atomic.Int64
-	var wg sync.WaitGroup
-	work := make(chan corpus.File)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for cf := range work {
-				body, urls, err := cf.Read()
-				if err != nil {
-					t.Error(err)
-					continue
-				}
-				bodies.Add(1)
-				decisions.Add(int64(diffFile(t, cf.Name+" with content-usage lines", withUsageLines(body), urls,
-					[]compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996})))
-			}
-		}()
-	}
-	for i, cf := range files {
-		if t.Failed() {
-			break
-		}
+	var files []corpus.File
+	for i, cf := range corpus.TestFiles(t, 320) {
 		if i%16 == 0 {
-			work <- cf
+			files = append(files, cf)
 		}
 	}
-	close(work)
-	wg.Wait()
-	t.Logf("%d files, %d decisions compared", bodies.Load(), decisions.Load())
+	n, decisions := diffCorpus(t, files, " with content-usage lines", withUsageLines)
+	t.Logf("%d files, %d decisions compared", n, decisions)
 }
 
 // TestDifferential_UsageManyKeys asks UsageOf for more extension keys
