@@ -226,7 +226,12 @@ func (m *Matcher) Allowed(url string) bool {
 	if m.set.Len() == 0 { // no rule: even /robots.txt is allowed
 		return true
 	}
-	idx := m.find(m.span(url))
+	return m.allows(m.find(m.span(url)))
+}
+
+// allows reports whether a result of find allows: no rule, /robots.txt,
+// or an allow rule.
+func (m *Matcher) allows(idx int) bool {
 	if idx < 0 {
 		return true
 	}
@@ -298,14 +303,34 @@ func (m *Matcher) find(slash bool, path string) int {
 }
 
 // matchRewritten matches in s path written normalised, with a '/' in
-// front when slash, into a buffer: on the stack up to decisionBufSize
-// bytes, else from pathPool.
+// front when slash (rewrite).
 func (m *Matcher) matchRewritten(s *automaton.Set, slash bool, path string) int {
+	var stack [decisionBufSize]byte
+	p, pooled := m.rewrite(&stack, slash, path)
+	// The automaton reads p and keeps nothing of it.
+	idx := s.Match(p)
+	putPath(pooled)
+	return idx
+}
+
+// canonical returns path ("/"+path when slash) in the form the automaton
+// matches: path itself when the semantics leaves it as it is, else
+// rewrite's.
+func (m *Matcher) canonical(stack *[decisionBufSize]byte, slash bool, path string) (string, *[]byte) {
+	if !slash && (m.sem == Google || compile.IsCanonicalPath(path, m.sem)) {
+		return path, nil
+	}
+	return m.rewrite(stack, slash, path)
+}
+
+// rewrite writes path normalised, with a '/' in front when slash, into
+// stack when it surely fits, else into a buffer from pathPool, which it
+// returns for putPath. The string is valid until then.
+func (m *Matcher) rewrite(stack *[decisionBufSize]byte, slash bool, path string) (string, *[]byte) {
 	need := 1 + len(path)
 	if m.sem != Google {
 		need = 1 + 3*len(path) // a byte's canonical form is at most three
 	}
-	var stack [decisionBufSize]byte
 	buf := stack[:0]
 	var pooled *[]byte
 	if need > len(stack) {
@@ -319,12 +344,14 @@ func (m *Matcher) matchRewritten(s *automaton.Set, slash bool, path string) int 
 		buf = append(buf, '/')
 	}
 	buf = compile.AppendPath(buf, path, m.sem)
-	// The automaton reads buf and keeps nothing of it.
-	idx := s.Match(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), pooled
+}
+
+// putPath gives rewrite's pooled buffer back (nil: none was taken).
+func putPath(pooled *[]byte) {
 	if pooled != nil {
 		pathPool.Put(pooled)
 	}
-	return idx
 }
 
 // Tokens returns the product tokens m was built for: the agents given to

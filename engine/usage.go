@@ -316,16 +316,24 @@ func (m *Matcher) UsagePath(path string) Usage {
 }
 
 func (m *Matcher) usage(slash bool, path string) Usage {
-	if !m.allowedAt(slash, path) {
-		return notApplicable
-	}
-	if m.more == nil || m.more.usage == nil {
+	if m.fixed != 0 || m.more == nil || m.more.usage == nil {
+		if !m.allowedAt(slash, path) {
+			return notApplicable
+		}
 		return Usage{}
+	}
+	// The path is brought to its canonical form once, for the decision
+	// and both categories.
+	var stack [decisionBufSize]byte
+	p, pooled := m.canonical(&stack, slash, path)
+	defer putPath(pooled)
+	if !m.allows(m.findCanonical(p)) {
+		return notApplicable
 	}
 	u := m.more.usage
 	var out Usage
-	out.TrainAI, out.TrainAILine = u.preference(u.vocab[0], m.matchUsage(u.vocab[0], slash, path))
-	out.Search, out.SearchLine = u.preference(u.vocab[1], m.matchUsage(u.vocab[1], slash, path))
+	out.TrainAI, out.TrainAILine = u.preference(u.vocab[0], u.vocab[0].Match(p))
+	out.Search, out.SearchLine = u.preference(u.vocab[1], u.vocab[1].Match(p))
 	return out
 }
 
@@ -337,15 +345,21 @@ func (m *Matcher) usage(slash bool, path string) Usage {
 // an automaton made for the call.
 func (m *Matcher) UsageOf(url, key string) (Preference, int) {
 	slash, path := m.span(url)
-	if !m.allowedAt(slash, path) {
-		return UsageNotApplicable, 0
-	}
-	if m.more == nil || m.more.usage == nil {
+	if m.fixed != 0 || m.more == nil || m.more.usage == nil {
+		if !m.allowedAt(slash, path) {
+			return UsageNotApplicable, 0
+		}
 		return UsageUnknown, 0
+	}
+	var stack [decisionBufSize]byte
+	p, pooled := m.canonical(&stack, slash, path)
+	defer putPath(pooled)
+	if !m.allows(m.findCanonical(p)) {
+		return UsageNotApplicable, 0
 	}
 	u := m.more.usage
 	s := u.set(m.sem, key)
-	return u.preference(s, m.matchUsage(s, slash, path))
+	return u.preference(s, s.Match(p))
 }
 
 // UsageRules returns the content-usage lines of m's groups, merged in
@@ -362,22 +376,16 @@ func (m *Matcher) allowedAt(slash bool, path string) bool {
 	if m.fixed != 0 {
 		return m.fixed == ReasonAllowAll
 	}
-	idx := m.find(slash, path)
-	if idx < 0 {
-		return true
-	}
-	order, _ := m.ref(idx)
-	return m.sel.Rules.Kind(order) == compile.Allow
+	return m.allows(m.find(slash, path))
 }
 
-// matchUsage returns the pattern of s that decides path ("/"+path when
-// slash), normalised as find normalises it; /robots.txt has no exception
-// here.
-func (m *Matcher) matchUsage(s *automaton.Set, slash bool, path string) int {
-	if !slash && (m.sem == Google || compile.IsCanonicalPath(path, m.sem)) {
-		return s.Match(path)
+// findCanonical is find for a path in canonical form (canonical's): in
+// RFC9309 a path that normalises to /robots.txt is that path.
+func (m *Matcher) findCanonical(p string) int {
+	if m.sem == RFC9309 && p == "/robots.txt" {
+		return foundRobotsTxt
 	}
-	return m.matchRewritten(s, slash, path)
+	return m.set.Match(p)
 }
 
 // Usage returns the usage preferences of url's content for the crawler
