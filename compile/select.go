@@ -1,5 +1,7 @@
 package compile
 
+import "sort"
+
 // Select returns the merged rules that apply to a crawler with the given
 // product tokens (docs/SEMANTICS.md sections 2.3 and 2.4): every group that
 // names one of the tokens (Group.Names: a user-agent line whose name equals
@@ -110,26 +112,13 @@ func (f *File) GroupUsages(gi int) Usages {
 	if all.n == 0 || g.Agents.n == 0 {
 		return Usages{}
 	}
-	from := sortSearch(all, g.Agents.At(0).Line)
-	to := int(all.n)
+	// The first of all on line or after it.
+	first := func(line int) int { return sort.Search(int(all.n), func(i int) bool { return all.Line(i) >= line }) }
+	from, to := first(g.Agents.At(0).Line), int(all.n)
 	if gi+1 < len(f.Groups) && f.Groups[gi+1].Agents.n > 0 {
-		to = sortSearch(all, f.Groups[gi+1].Agents.At(0).Line)
+		to = first(f.Groups[gi+1].Agents.At(0).Line)
 	}
 	return Usages{run{d: all.d, at: all.at + uint32(from), n: uint32(to - from)}}
-}
-
-// sortSearch returns the index of the first of us on line or after it.
-func sortSearch(us Usages, line int) int {
-	lo, hi := 0, int(us.n)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if us.Line(m) < line {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // groupsWhere appends to out the indexes of f's groups for which pick is
