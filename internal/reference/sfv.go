@@ -49,9 +49,25 @@ type sfBare struct {
 }
 
 // sfParam is one parameter: a key and a bare item.
-type sfParam struct {
+type sfParam = sfPair[sfBare]
+
+// sfPair is a key and its value: a parameter, or a dictionary's member.
+type sfPair[V any] struct {
 	key   string
-	value sfBare
+	value V
+}
+
+// setPair overwrites the value of key in place, or appends key with v:
+// of a repeated key the last value counts, in the first one's place
+// (RFC 9651 sections 4.2.2 and 4.2.3.2).
+func setPair[V any](pairs []sfPair[V], key string, v V) []sfPair[V] {
+	for i := range pairs {
+		if pairs[i].key == key {
+			pairs[i].value = v
+			return pairs
+		}
+	}
+	return append(pairs, sfPair[V]{key: key, value: v})
 }
 
 // sfItem is an item: a bare item and its parameters.
@@ -70,10 +86,7 @@ type sfMember struct {
 }
 
 // sfEntry is a Dictionary member: its key and its value.
-type sfEntry struct {
-	key    string
-	member sfMember
-}
+type sfEntry = sfPair[sfMember]
 
 // sfDictionary is a parsed Dictionary: its members in order, each key once
 // (a repeated key overwrote the earlier value in place).
@@ -83,7 +96,7 @@ type sfDictionary []sfEntry
 func (d sfDictionary) get(key string) (sfMember, bool) {
 	for _, e := range d {
 		if e.key == key {
-			return e.member, true
+			return e.value, true
 		}
 	}
 	return sfMember{}, false
@@ -170,7 +183,7 @@ func (p *sfParser) dictionary() (sfDictionary, bool) {
 			}
 			m = sfMember{item: sfItem{bare: sfBare{kind: sfBoolean, boolean: true}, params: params}}
 		}
-		d = d.set(key, m)
+		d = setPair(d, key, m)
 		p.discardOWS()
 		if p.empty() {
 			return d, true
@@ -184,17 +197,6 @@ func (p *sfParser) dictionary() (sfDictionary, bool) {
 		}
 	}
 	return d, true
-}
-
-// set overwrites the value of key in place, or appends key with m.
-func (d sfDictionary) set(key string, m sfMember) sfDictionary {
-	for i := range d {
-		if d[i].key == key {
-			d[i].member = m
-			return d
-		}
-	}
-	return append(d, sfEntry{key: key, member: m})
 }
 
 // itemOrInnerList is RFC 9651 section 4.2.1.1.
@@ -283,19 +285,9 @@ func (p *sfParser) parameters() ([]sfParam, bool) {
 				return nil, false
 			}
 		}
-		params = setParam(params, key, value)
+		params = setPair(params, key, value)
 	}
 	return params, true
-}
-
-func setParam(params []sfParam, key string, value sfBare) []sfParam {
-	for i := range params {
-		if params[i].key == key {
-			params[i].value = value
-			return params
-		}
-	}
-	return append(params, sfParam{key: key, value: value})
 }
 
 // key is RFC 9651 section 4.2.3.3, Parsing a Key: lcalpha or '*', then

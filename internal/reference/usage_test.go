@@ -91,12 +91,12 @@ func TestAIPref_SFDictionary_Syntax(t *testing.T) {
 			t.Errorf("%q: keys %q (ok %v), want %q", tt.in, keys, parsed, tt.keys)
 		}
 	}
-	if d, _ := parseDictionaryField("a=1, b=2, a=3"); d[0].member.item.bare.integer != 3 {
+	if d, _ := parseDictionaryField("a=1, b=2, a=3"); d[0].value.item.bare.integer != 3 {
 		t.Errorf("a repeated key keeps its last value: %+v", d)
 	}
-	if d, _ := parseDictionaryField("a;p;q=1;p=2"); !reflect.DeepEqual(d[0].member.item.params,
+	if d, _ := parseDictionaryField("a;p;q=1;p=2"); !reflect.DeepEqual(d[0].value.item.params,
 		[]sfParam{{"p", sfBare{kind: sfInteger, integer: 2}}, {"q", sfBare{kind: sfInteger, integer: 1}}}) {
-		t.Errorf("a repeated parameter keeps its last value: %+v", d[0].member.item.params)
+		t.Errorf("a repeated parameter keeps its last value: %+v", d[0].value.item.params)
 	}
 	fail := []string{
 		"\ta=1",              // only SP is discarded around the field
