@@ -93,11 +93,16 @@ func (u Usage) Applicable() bool { return u.TrainAI != UsageNotApplicable }
 // String returns u as the check command prints it: "-" for a URL that
 // may not be fetched, else "train-ai=X search=Y", X and Y each y, n or
 // unknown.
-func (u Usage) String() string {
+func (u Usage) String() string { return string(u.AppendText(nil)) }
+
+// AppendText appends String's text to b without allocating (when b has
+// room), for a writer of many lines.
+func (u Usage) AppendText(b []byte) []byte {
 	if !u.Applicable() {
-		return "-"
+		return append(b, '-')
 	}
-	return CategoryTrainAI + "=" + u.TrainAI.String() + " " + CategorySearch + "=" + u.Search.String()
+	b = append(append(append(b, CategoryTrainAI+"="...), u.TrainAI.String()...), " "+CategorySearch+"="...)
+	return append(b, u.Search.String()...)
 }
 
 // WithHeader returns u combined with a response's Content-Usage header

@@ -221,7 +221,8 @@ func TestAIPref_UsageAllocatesNothing(t *testing.T) {
 	for _, url := range []string{"https://example.com/a/b?q", "/b/c", long} {
 		m.Usage(url)
 		m.UsageOf(url, "x")
-		if n := testing.AllocsPerRun(100, func() { m.Usage(url); m.UsageOf(url, "x") }); n != 0 {
+		buf := make([]byte, 0, 64)
+		if n := testing.AllocsPerRun(100, func() { m.Usage(url).AppendText(buf[:0]); m.UsageOf(url, "x") }); n != 0 {
 			t.Errorf("%.40s: %v allocations a decision", url, n)
 		}
 	}

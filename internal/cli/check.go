@@ -264,7 +264,7 @@ func (c *checker) decide(what string, n int, u string) error {
 	}
 	b := appendAnswer(c.w.AvailableBuffer(), u, d, c.explain)
 	if c.usage {
-		b = appendUsage(append(b, '\t'), usage)
+		b = usage.AppendText(append(b, '\t'))
 	}
 	_, err := c.w.Write(append(b, '\n'))
 	return err
@@ -284,19 +284,6 @@ func appendAnswer(b []byte, u string, d engine.Decision, explain bool) []byte {
 		b = appendExplanation(append(b, '\t'), d)
 	}
 	return b
-}
-
-// appendUsage appends u as engine.Usage.String writes it, without
-// allocating: "-" for a URL that may not be fetched, else
-// "train-ai=X search=Y".
-func appendUsage(b []byte, u engine.Usage) []byte {
-	if !u.Applicable() {
-		return append(b, '-')
-	}
-	b = append(b, engine.CategoryTrainAI+"="...)
-	b = append(b, u.TrainAI.String()...)
-	b = append(b, " "+engine.CategorySearch+"="...)
-	return append(b, u.Search.String()...)
 }
 
 // tooLong writes "error<TAB>START..." for input line n, which is longer
