@@ -173,7 +173,7 @@ type Extension struct {
 // disallow pattern does. A File holds a record of it (see File.Usages and
 // File.GroupUsages); content-usage lines are not Rules and decide no crawl
 // (in RFC9309 they end a group's user-agent lines, as rules do). The
-// statement is parsed when a matcher is built, not here.
+// statement is parsed when a matcher first decides usage, not here.
 type Usage struct {
 	// Pattern is the path normalised as an allow/disallow pattern of
 	// the file's semantics; "" when the line has no path, which matches

@@ -207,3 +207,38 @@ func BenchmarkMatcher_Usage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUsage_Statements shows what statements cost, the adversary's
+// shapes: a file of 500,000 bytes of content-usage lines, each with its
+// own path and a statement, decided first by Decide (which parses no
+// statement) and first by Usage (which parses them all); and a
+// Content-Usage header of 256 KiB (fetch.DefaultMaxHeaderBytes) of
+// distinct members, combined by Usage.WithHeader.
+func BenchmarkUsage_Statements(b *testing.B) {
+	var body strings.Builder
+	body.WriteString("User-agent: *\n")
+	for i := 0; body.Len() < 500_000; i++ {
+		fmt.Fprintf(&body, "Content-Usage: /p%d train-ai=n, search=y\n", i)
+	}
+	file := []byte(body.String())
+	var header strings.Builder
+	for i := 0; header.Len() < 256<<10; i++ {
+		fmt.Fprintf(&header, "k%d=y, ", i)
+	}
+	header.WriteString("train-ai=n")
+	for _, bench := range []struct {
+		name string
+		f    func()
+	}{
+		{"first-decide", func() { engine.Compile(file, engine.Options{}).Matcher("bot").Decide("https://example.com/p1") }},
+		{"first-usage", func() { engine.Compile(file, engine.Options{}).Matcher("bot").Usage("https://example.com/p1") }},
+		{"header-256KiB", func() { engine.Usage{}.WithHeader(header.String()) }},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				bench.f()
+			}
+		})
+	}
+}

@@ -96,7 +96,7 @@ func (r *Robots) build(m *Matcher, given []string) {
 	}
 	m.sel = r.file.SelectInto(m.group1[:0], tokens...)
 	if us := r.file.SelectedUsages(m.sel); us.Len() > 0 {
-		m.extra().usage = newUsageMatcher(sem, us, r.auto.options())
+		m.extra().usage = &usageMatcher{rules: us, opts: r.auto.options()}
 	}
 	rules := m.sel.Rules
 	n := rules.Len()

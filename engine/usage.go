@@ -22,7 +22,9 @@ import (
 // category (n above y above unknown): the best match is the longest
 // pattern and, of the longest, the most restrictive preference, which is
 // the vocabulary's combination of statements that tie (vocab section
-// 5.1). The statements are parsed once, when the matcher is built.
+// 5.1). The statements are parsed by the matcher's first Usage (both
+// categories in one pass) or first UsageOf of a key, never per decision:
+// a crawler that never asks pays nothing for them.
 
 // Preference is what a site prefers for one category of use of a URL's
 // content. The zero value is UsageUnknown.
@@ -169,17 +171,18 @@ const maxKeySets = 8
 
 // usageMatcher decides a matcher's usage preferences: its groups'
 // content-usage lines, and an automaton of their patterns for each
-// category asked. It keeps no parsed statement: an extension category's
-// automaton parses the statements again when it is built.
+// category asked, built when first asked (a crawler that never asks for
+// usage parses no statement). It keeps no parsed statement: each build
+// parses the statements it needs.
 type usageMatcher struct {
 	rules compile.Usages
 	opts  automaton.Options
-	// vocab are the vocabulary's categories' automata, built with the
-	// matcher.
-	vocab [2]*automaton.Set
 
-	mu   sync.Mutex // serialises adding to keys
-	keys atomic.Pointer[[]keySet]
+	mu sync.Mutex // serialises building automata
+	// vocab holds the vocabulary's categories' automata, built together
+	// by the first Usage.
+	vocab atomic.Pointer[[2]*automaton.Set]
+	keys  atomic.Pointer[[]keySet]
 }
 
 // keySet is an extension category's automaton.
@@ -188,10 +191,19 @@ type keySet struct {
 	set *automaton.Set
 }
 
-// newUsageMatcher parses the statements of rules, which are not empty,
-// once, and builds the vocabulary's automata.
-func newUsageMatcher(sem Semantics, rules compile.Usages, opts automaton.Options) *usageMatcher {
-	u := &usageMatcher{rules: rules, opts: opts}
+// vocabulary returns the automata of the vocabulary's categories, train-ai
+// then search, building both in one pass over the statements on first
+// use.
+func (u *usageMatcher) vocabulary(sem Semantics) *[2]*automaton.Set {
+	if v := u.vocab.Load(); v != nil {
+		return v
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if v := u.vocab.Load(); v != nil {
+		return v
+	}
+	rules := u.rules
 	train := make([]automaton.Pattern, rules.Len())
 	search := make([]automaton.Pattern, rules.Len())
 	for i := range rules.Len() {
@@ -199,9 +211,9 @@ func newUsageMatcher(sem Semantics, rules compile.Usages, opts automaton.Options
 		train[i] = usagePattern(sem, rules, i, d, ok, CategoryTrainAI)
 		search[i] = usagePattern(sem, rules, i, d, ok, CategorySearch)
 	}
-	u.vocab[0] = automaton.Compile(rules.Text(), train, opts)
-	u.vocab[1] = automaton.Compile(rules.Text(), search, opts)
-	return u
+	v := &[2]*automaton.Set{automaton.Compile(rules.Text(), train, u.opts), automaton.Compile(rules.Text(), search, u.opts)}
+	u.vocab.Store(v)
+	return v
 }
 
 // build returns the automaton of the category key.
@@ -239,9 +251,9 @@ func usagePattern(sem Semantics, rules compile.Usages, i int, d *httpsfv.Diction
 func (u *usageMatcher) set(sem Semantics, key string) *automaton.Set {
 	switch key {
 	case CategoryTrainAI:
-		return u.vocab[0]
+		return u.vocabulary(sem)[0]
 	case CategorySearch:
-		return u.vocab[1]
+		return u.vocabulary(sem)[1]
 	}
 	if ks := u.keys.Load(); ks != nil {
 		for _, k := range *ks {
@@ -279,13 +291,16 @@ func (u *usageMatcher) preference(s *automaton.Set, i int) (Preference, int) {
 }
 
 // sizeofUsageMatcher is the size of a usageMatcher (TestSizes checks it).
-const sizeofUsageMatcher = 64
+const sizeofUsageMatcher = 56
 
-// bytes returns the memory u holds: its automata, and the extension keys'.
+// bytes returns the memory u holds: its automata built so far.
 func (u *usageMatcher) bytes() int {
 	n := sizeofUsageMatcher
-	for _, s := range u.vocab {
-		n += sizeofPattern*s.Len() + s.Bytes()
+	if v := u.vocab.Load(); v != nil {
+		n += 16
+		for _, s := range v {
+			n += sizeofPattern*s.Len() + s.Bytes()
+		}
 	}
 	if ks := u.keys.Load(); ks != nil {
 		for _, k := range *ks {
@@ -336,9 +351,10 @@ func (m *Matcher) usage(slash bool, path string) Usage {
 		return notApplicable
 	}
 	u := m.more.usage
+	v := u.vocabulary(m.sem)
 	var out Usage
-	out.TrainAI, out.TrainAILine = u.preference(u.vocab[0], u.vocab[0].Match(p))
-	out.Search, out.SearchLine = u.preference(u.vocab[1], u.vocab[1].Match(p))
+	out.TrainAI, out.TrainAILine = u.preference(v[0], v[0].Match(p))
+	out.Search, out.SearchLine = u.preference(v[1], v[1].Match(p))
 	return out
 }
 

@@ -228,6 +228,40 @@ func TestAIPref_UsageAllocatesNothing(t *testing.T) {
 	}
 }
 
+// A crawler that never asks for usage preferences pays nothing for the
+// statements: a file's first decision allocates no more with 1,000
+// content-usage lines than with 1,000 disallow lines (parsing the
+// statements would cost thousands of allocations), and the first Usage
+// parses them.
+func TestAIPref_DecideParsesNoStatement(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector changes allocation counts from run to run")
+	}
+	var rules, usage strings.Builder
+	rules.WriteString("User-agent: *\n")
+	usage.WriteString("User-agent: *\n")
+	for i := range 1000 {
+		fmt.Fprintf(&rules, "Disallow: /p%d/train-ai=n,search=y\n", i)
+		fmt.Fprintf(&usage, "Content-Usage: /p%d train-ai=n, search=y\n", i)
+	}
+	first := func(body string) func() {
+		return func() { engine.Compile([]byte(body), engine.Options{}).Matcher("bot").Decide("https://example.com/p1") }
+	}
+	base := testing.AllocsPerRun(5, first(rules.String()))
+	if n := testing.AllocsPerRun(5, first(usage.String())); n > base+2 {
+		t.Errorf("a first decision allocates %v times with 1,000 content-usage lines, %v with 1,000 disallow lines", n, base)
+	}
+	m := engine.Compile([]byte(usage.String()), engine.Options{}).Matcher("bot")
+	m.Decide("https://example.com/p1")
+	before := m.Bytes()
+	if u := m.Usage("https://example.com/p1"); u.TrainAI != engine.UsageDisallowed || u.Search != engine.UsageAllowed {
+		t.Errorf("Usage: %v", u)
+	}
+	if after := m.Bytes(); after <= before {
+		t.Errorf("Bytes %d before Usage, %d after: the usage automata are not counted, or were built before", before, after)
+	}
+}
+
 // Dump lists a crawler's content-usage lines.
 func TestAIPref_DumpListsUsageLines(t *testing.T) {
 	m := engine.Compile([]byte("User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /a* search=y\n"), engine.Options{}).Matcher("bot")

@@ -113,8 +113,9 @@ func TestDifferential_CorpusUsage(t *testing.T) {
 }
 
 // TestDifferential_UsageManyKeys asks UsageOf for more extension keys
-// than a matcher keeps automata for, each twice, from several goroutines
-// at once, of every engine, and compares each answer with the reference's.
+// than a matcher keeps automata for, each twice, and Usage, whose first
+// call builds the vocabulary's automata, from several goroutines at once,
+// of every engine, and compares each answer with the reference's.
 func TestDifferential_UsageManyKeys(t *testing.T) {
 	var body strings.Builder
 	body.WriteString("User-agent: *\nDisallow: /private\n")
@@ -123,7 +124,8 @@ func TestDifferential_UsageManyKeys(t *testing.T) {
 		fmt.Fprintf(&body, "Content-Usage: /p%d k%d=n, k%d=y\n", i%3, i, (i+1)%keys)
 		fmt.Fprintf(&body, "Content-Usage: /p%d/*.html k%d=y, k%d=n\n", i%4, i, (i+2)%keys)
 	}
-	body.WriteString("Content-Usage: k0=y, k5=n, k11=(y)\n")
+	body.WriteString("Content-Usage: k0=y, k5=n, k11=(y), train-ai=n\n")
+	body.WriteString("Content-Usage: /p1 train-ai=y, search=n\n")
 	urls := []string{"/", "/p0", "/p1/a.html", "/p2/x", "/p3/b.html?q", "/private/p0"}
 	for _, sem := range []compile.Semantics{compile.RFC9309, compile.Google, compile.Koster1996} {
 		ref := reference.Parse([]byte(body.String()), sem)
@@ -136,6 +138,11 @@ func TestDifferential_UsageManyKeys(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					for round := range 2 {
+						for _, u := range urls {
+							if got, want := m.Usage(u).String(), reference.UsageFile(ref, []string{"bot"}, u).String(); got != want {
+								t.Errorf("%s %+v round %d: Usage(%q) = %s, reference %s", sem, o, round, u, got, want)
+							}
+						}
 						for i := range keys {
 							key := fmt.Sprintf("k%d", (i+g)%keys)
 							for _, u := range urls {
