@@ -181,43 +181,11 @@ func (c *checker) args(urls []string) error {
 func (c *checker) stream(in io.Reader) error {
 	r := bufio.NewReaderSize(in, inBufferSize)
 	var long []byte // a line longer than r's buffer, gathered
-	n := 0
-	for {
-		line, err := r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// Room for the longest accepted line and its CR LF: past it,
-			// the line is too long, and the rest of it is skipped.
-			long = append(long[:0], line...)
-			for err == bufio.ErrBufferFull && len(long) <= maxURLLine+2 {
-				line, err = r.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-			for err == bufio.ErrBufferFull {
-				_, err = r.ReadSlice('\n')
-			}
-		}
+	for n := 1; ; n++ {
+		line, err := readLine(r, &long)
 		if len(line) > 0 {
-			n++
-		}
-		if len(line) > maxURLLine+2 {
-			if werr := c.tooLong(n, string(line[:maxQuotedText])); werr != nil {
+			if werr := c.line(n, line); werr != nil {
 				return werr
-			}
-		} else if len(line) > 0 {
-			line = trimSpaceBytes(line)
-			if len(line) > maxURLLine {
-				if werr := c.tooLong(n, string(line[:maxQuotedText])); werr != nil {
-					return werr
-				}
-			} else {
-				// The line is read in place: decide neither keeps u nor
-				// reads it after writing it out, and the reader's buffer
-				// is not touched until the next ReadSlice.
-				u := unsafe.String(unsafe.SliceData(line), len(line))
-				if werr := c.decide("line", n, u); werr != nil {
-					return werr
-				}
 			}
 		}
 		if err != nil {
@@ -232,6 +200,41 @@ func (c *checker) stream(in io.Reader) error {
 			}
 		}
 	}
+}
+
+// readLine returns r's next line, with its end, as ReadSlice does. A line
+// longer than r's buffer is gathered in *long up to a little past
+// maxURLLine+2 bytes (room for the longest accepted line and its CR LF),
+// and the rest of it is skipped: a returned line longer than
+// maxURLLine+2 was too long.
+func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, err
+	}
+	*long = append((*long)[:0], line...)
+	for err == bufio.ErrBufferFull && len(*long) <= maxURLLine+2 {
+		line, err = r.ReadSlice('\n')
+		*long = append(*long, line...)
+	}
+	for err == bufio.ErrBufferFull {
+		_, err = r.ReadSlice('\n')
+	}
+	return *long, err
+}
+
+// line decides input line n, which is not empty, or reports it too long.
+func (c *checker) line(n int, line []byte) error {
+	if len(line) <= maxURLLine+2 {
+		line = trimSpaceBytes(line)
+	}
+	if len(line) > maxURLLine {
+		return c.tooLong(n, string(line[:maxQuotedText]))
+	}
+	// The line is read in place: decide neither keeps u nor reads it after
+	// writing it out, and the reader's buffer is not touched until the
+	// next ReadSlice.
+	return c.decide("line", n, unsafe.String(unsafe.SliceData(line), len(line)))
 }
 
 // decide writes the answer for one input line or argument (already

@@ -81,13 +81,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(files) == 0 {
 		return fail(stderr, "lint: no robots.txt FILE given (a file, or - for standard input; see 'robotstxt help lint')")
 	}
-	stdins := 0
-	for _, name := range files {
-		if name == "-" {
-			stdins++
-		}
-	}
-	if stdins > 1 {
+	if stdins := countStdin(files); stdins > 1 {
 		return fail(stderr, "lint: - (standard input) is given %d times: it can be read once", stdins)
 	}
 	asJSON := *format == "json"
@@ -113,23 +107,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		parsed := compile.Parse(body, compile.Options{Semantics: sem.s, Diagnostics: true})
 		for _, f := range lint.ReportBody(parsed, body) {
 			status = exitProblem
-			b := w.AvailableBuffer()
-			if asJSON {
-				if n > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, "\n  "...)
-				b = appendJSON(b, jsonFinding{File: name, Finding: f})
-			} else {
-				b = append(b, name...)
-				b = append(b, ':')
-				b = strconv.AppendInt(b, int64(f.Line), 10)
-				b = append(b, ": "...)
-				b = append(b, f.Kind...)
-				b = append(b, ": "...)
-				b = append(b, f.Message...)
-				b = append(b, '\n')
-			}
+			b := appendFinding(w.AvailableBuffer(), name, f, asJSON, n == 0)
 			n++
 			if _, err := w.Write(b); err != nil {
 				return writeFailed(err, status, stderr)
@@ -149,6 +127,38 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return status
+}
+
+// countStdin returns how many of files are "-", standard input.
+func countStdin(files []string) int {
+	n := 0
+	for _, name := range files {
+		if name == "-" {
+			n++
+		}
+	}
+	return n
+}
+
+// appendFinding appends finding f of file name: "FILE:LINE: KIND: MESSAGE"
+// and its end, or asJSON an element of the array, after a comma unless it
+// is the first.
+func appendFinding(b []byte, name string, f lint.Finding, asJSON, first bool) []byte {
+	if asJSON {
+		if !first {
+			b = append(b, ',')
+		}
+		b = append(b, "\n  "...)
+		return appendJSON(b, jsonFinding{File: name, Finding: f})
+	}
+	b = append(b, name...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(f.Line), 10)
+	b = append(b, ": "...)
+	b = append(b, f.Kind...)
+	b = append(b, ": "...)
+	b = append(b, f.Message...)
+	return append(b, '\n')
 }
 
 // appendJSON appends v as one line of JSON, without the HTML escapes
