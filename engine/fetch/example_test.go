@@ -242,3 +242,64 @@ func ExampleTransport_Wait() {
 	// /d: a page
 	// /private/e: robots.txt disallows it
 }
+
+// A crawler that gathers content for AI fetches through a Transport, then
+// asks for each response's usage preferences: robots.txt's content-usage
+// lines for its URL combined with its Content-Usage header, the most
+// restrictive per category. The longest content-usage path that matches
+// decides every category, also one its statement does not name: search is
+// unknown under /drafts/.
+func ExampleTransport_Usage() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=y, search=y\nContent-Usage: /drafts/ train-ai=n\n")
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/photos/1" {
+			w.Header().Set("Content-Usage", "train-ai=n") // this page says more than robots.txt
+		}
+		io.WriteString(w, "hello")
+	})
+	site := httptest.NewServer(mux)
+	defer site.Close()
+
+	t := &fetch.Transport{Client: fetch.New(fetch.Options{}), Agent: "ExampleBot"}
+	hc := &http.Client{Transport: t}
+	for _, path := range []string{"/", "/drafts/a", "/photos/1"} {
+		resp, err := hc.Get(site.URL + path)
+		if err != nil {
+			fmt.Println(path, err)
+			continue
+		}
+		resp.Body.Close()
+		u, err := t.Usage(resp)
+		fmt.Printf("%-10s %v %v\n", path, u, err)
+	}
+	// Output:
+	// /          train-ai=y search=y <nil>
+	// /drafts/a  train-ai=n search=unknown <nil>
+	// /photos/1  train-ai=n search=y <nil>
+}
+
+// A crawler with an HTTP stack of its own asks the Client: before
+// fetching a page (header nil: robots.txt's preferences alone), and after,
+// with the page's response header.
+func ExampleClient_Usage() {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\nContent-Usage: /blog/ train-ai=y\n")
+	}))
+	defer site.Close()
+
+	c := fetch.New(fetch.Options{})
+	ctx := context.Background()
+	before, _, err := c.Usage(ctx, "ExampleBot", site.URL+"/blog/post", nil)
+	fmt.Println(before, err)
+	after, _, err := c.Usage(ctx, "ExampleBot", site.URL+"/blog/post", http.Header{"Content-Usage": {"train-ai=n, search=y"}})
+	fmt.Println(after, err)
+	private, _, err := c.Usage(ctx, "ExampleBot", site.URL+"/private/x", nil)
+	fmt.Println(private, err)
+	// Output:
+	// train-ai=y search=unknown <nil>
+	// train-ai=n search=y <nil>
+	// - <nil>
+}
