@@ -455,13 +455,13 @@ func prepareCommon(lib Library, files []corpusFile, common []int) []func(string)
 // automaton.DefaultWarmUp of them: our engine's matchers are then past
 // their warm-up, in which they decide without building states, and have
 // built the states of the file's URLs. Every library is warmed up alike,
-// except with -short, where only ours (Libraries[0], first true) is and the
+// except with -short, where only ours (Libraries[0], ours true) is and the
 // others decide each URL once: -short is a smoke run whose numbers nobody
 // quotes, and grobotstxt, which parses the file anew for every URL, spent
 // over a minute of it in those rounds.
-func warmUp(decide []func(string) bool, files []corpusFile, common []int, first bool) {
+func warmUp(decide []func(string) bool, files []corpusFile, common []int, ours bool) {
 	for k, i := range common {
-		if first || !testing.Short() {
+		if ours || !testing.Short() {
 			pastWarmUp(decide[k], files[i].urls)
 			continue
 		}

@@ -203,27 +203,30 @@ func (u *usageMatcher) vocabulary(sem Semantics) *[2]*automaton.Set {
 	if v := u.vocab.Load(); v != nil {
 		return v
 	}
-	rules := u.rules
-	train := make([]automaton.Pattern, rules.Len())
-	search := make([]automaton.Pattern, rules.Len())
-	for i := range rules.Len() {
-		d, ok := parseStatement(rules.Statement(i))
-		train[i] = usagePattern(sem, rules, i, d, ok, CategoryTrainAI)
-		search[i] = usagePattern(sem, rules, i, d, ok, CategorySearch)
-	}
-	v := &[2]*automaton.Set{automaton.Compile(rules.Text(), train, u.opts), automaton.Compile(rules.Text(), search, u.opts)}
+	sets := u.build(sem, CategoryTrainAI, CategorySearch)
+	v := &[2]*automaton.Set{sets[0], sets[1]}
 	u.vocab.Store(v)
 	return v
 }
 
-// build returns the automaton of the category key.
-func (u *usageMatcher) build(sem Semantics, key string) *automaton.Set {
-	pats := make([]automaton.Pattern, u.rules.Len())
-	for i := range pats {
-		d, ok := parseStatement(u.rules.Statement(i))
-		pats[i] = usagePattern(sem, u.rules, i, d, ok, key)
+// build returns the automata of the categories keys, in their order,
+// parsing each statement once for all of them.
+func (u *usageMatcher) build(sem Semantics, keys ...string) []*automaton.Set {
+	pats := make([][]automaton.Pattern, len(keys))
+	for k := range keys {
+		pats[k] = make([]automaton.Pattern, u.rules.Len())
 	}
-	return automaton.Compile(u.rules.Text(), pats, u.opts)
+	for i := range u.rules.Len() {
+		d, ok := parseStatement(u.rules.Statement(i))
+		for k, key := range keys {
+			pats[k][i] = usagePattern(sem, u.rules, i, d, ok, key)
+		}
+	}
+	sets := make([]*automaton.Set, len(keys))
+	for k := range keys {
+		sets[k] = automaton.Compile(u.rules.Text(), pats[k], u.opts)
+	}
+	return sets
 }
 
 // usagePattern returns the automaton pattern of the i-th line for the
@@ -273,7 +276,7 @@ func (u *usageMatcher) set(sem Semantics, key string) *automaton.Set {
 			}
 		}
 	}
-	s := u.build(sem, key)
+	s := u.build(sem, key)[0]
 	if len(old) < maxKeySets {
 		next := append(append(make([]keySet, 0, len(old)+1), old...), keySet{strings.Clone(key), s})
 		u.keys.Store(&next)
@@ -290,14 +293,18 @@ func (u *usageMatcher) preference(s *automaton.Set, i int) (Preference, int) {
 	return Preference(s.Priority(i) % 3), u.rules.Line(i)
 }
 
-// sizeofUsageMatcher is the size of a usageMatcher (TestSizes checks it).
-const sizeofUsageMatcher = 56
+// sizeofUsageMatcher is the size of a usageMatcher and sizeofVocab of its
+// vocab's array (TestSizes checks both).
+const (
+	sizeofUsageMatcher = 56
+	sizeofVocab        = 16
+)
 
 // bytes returns the memory u holds: its automata built so far.
 func (u *usageMatcher) bytes() int {
 	n := sizeofUsageMatcher
 	if v := u.vocab.Load(); v != nil {
-		n += 16
+		n += sizeofVocab
 		for _, s := range v {
 			n += sizeofPattern*s.Len() + s.Bytes()
 		}
