@@ -164,13 +164,38 @@ func unitChanges(s string, i int, c uint8, m mode) bool {
 // differently, or -1 when m leaves s as it is. It does not allocate.
 func firstChange(s string, m mode) int {
 	mask := m.rewriteMask()
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i+8 <= len(s) && !mayChange(bytesearch.Load64(s[i:]), m) {
+		i += 8
+	}
+	for ; i < len(s); i++ {
 		c := class[s[i]]
 		if c&mask != 0 && unitChanges(s, i, c, m) {
 			return i
 		}
 	}
 	return -1
+}
+
+// mayChange reports whether one of the 8 bytes in w may be written
+// differently in m: a byte >= 0x80, a '%', and in modePattern a '$', in
+// modeLiteral a '$' or a '*' (rewriteMask's classes). Most patterns have
+// none, and firstChange skips them 8 bytes at a time.
+func mayChange(w uint64, m mode) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	// has reports whether a byte of w is c: a byte of x is 0 exactly
+	// there, and (x-lo)&^x&hi is not 0 when a byte of x is 0 (and w has
+	// no byte >= 0x80, tested first).
+	has := func(c byte) bool { x := w ^ lo*uint64(c); return (x-lo)&^x&hi != 0 }
+	switch {
+	case w&hi != 0 || has('%'):
+		return true
+	case m == modeGoogle:
+		return false
+	case has('$'):
+		return true
+	}
+	return m == modeLiteral && has('*')
 }
 
 // unit returns the canonical form of the unit at s[i] in m (out[:n]) and the

@@ -239,6 +239,9 @@ type scanner struct {
 	// when the body has one, and checked for UTF-8 only when the body is
 	// not valid UTF-8.
 	hasNUL, hasCR, notUTF8 bool
+	// quiet: nobody reads diagnostics or warnings (ParseFor), so lines
+	// are not checked for UTF-8.
+	quiet bool
 	// nextHash is the index of the next '#' in s (len(s): none), searched
 	// again only once a line passes it: most lines have none.
 	nextHash int
@@ -268,7 +271,7 @@ func (sc *scanner) run() scanResult {
 	s := sc.s
 	sc.hasNUL = strings.IndexByte(s, 0) >= 0
 	sc.hasCR = strings.IndexByte(s, '\r') >= 0
-	sc.notUTF8 = !utf8.ValidString(s)
+	sc.notUTF8 = !sc.quiet && !utf8.ValidString(s)
 	sc.nextHash = -1
 	// nextLF and nextCR are the positions of the next LF and CR at or after
 	// i (len(s) if none). They are searched again only once i has passed
@@ -446,7 +449,30 @@ func Parse(body []byte, opts Options) *File {
 // exported fields set, which ParseInto replaces. It panics when f was
 // parsed into before, since what was read from it (a Selection, a Group's
 // views) would then read the new file's lines.
-func ParseInto(f *File, body []byte, opts Options) {
+func ParseInto(f *File, body []byte, opts Options) { parseInto(f, body, opts, nil) }
+
+// ParseFor is ParseInto for one crawler, whose product tokens are known
+// before the bytes: the File keeps only what f.Select(tokens...) can
+// select and what a matcher of it reads. That is the groups that name one
+// of the tokens and, until the first of them, the "*" groups, each with
+// its rules, extension and content-usage lines, and the file's sitemaps.
+// Other groups are followed, so that the grouping is the one Parse
+// finds, but nothing of them is copied, normalised or kept. Select on the
+// File then gives the same rules, extensions and usage lines, in the same
+// order, as on Parse's File. ParseFor returns the index in the whole file
+// of each of f.Groups. It keeps no diagnostics, Joins or Warnings
+// (opts.Diagnostics is ignored): a linter or an explanation reads Parse's
+// File.
+func ParseFor(f *File, body []byte, opts Options, tokens []string) (groups []int) {
+	opts.Diagnostics = false
+	if tokens == nil {
+		tokens = []string{}
+	}
+	return parseInto(f, body, opts, tokens)
+}
+
+// parseInto is ParseInto, or ParseFor when tokens is not nil.
+func parseInto(f *File, body []byte, opts Options, tokens []string) (groups []int) {
 	if f.parsed() {
 		panic("compile: ParseInto into a File that was parsed before")
 	}
@@ -454,8 +480,9 @@ func ParseInto(f *File, body []byte, opts Options) {
 	defer b.reset()
 	*f = File{Semantics: opts.Semantics}
 	b.f, b.sem, b.keepDiags = f, opts.Semantics, opts.Diagnostics
+	b.filter, b.tokens = tokens != nil, tokens
 	s, truncated := view(body, opts)
-	b.sc = scanner{h: b, s: s}
+	b.sc = scanner{h: b, s: s, quiet: b.filter}
 	// Values are most of a file that is not comments: room for all of it
 	// (the pooled array has it, but for a large file).
 	if cap(b.text) < len(s) {
@@ -466,7 +493,10 @@ func ParseInto(f *File, body []byte, opts Options) {
 	f.Size, f.Truncated, f.Lines = res.Size, res.Truncated, res.Lines
 	b.flushTooMany()
 	b.finish()
-	f.Warnings = fileWarnings(s, res.HasNUL, f, &b.seen)
+	if !b.filter {
+		f.Warnings = fileWarnings(s, res.HasNUL, f, &b.seen)
+	}
+	return b.origin
 }
 
 // parsed reports whether a parse filled f: finish points its Sitemaps at
@@ -494,6 +524,7 @@ type builder struct {
 
 	open      bool // a group is open: rules and extensions go to it
 	sawRule   bool // a rule line (allow or disallow) came since the last user-agent line
+	sawExt    bool // an extension or content-usage line came in the open group
 	sawAgent  bool // a user-agent line came before
 	emptyRule int  // the open group's first empty rule line, or 0
 	// joiner is the first sitemap, extension or unreadable line since the
@@ -515,6 +546,16 @@ type builder struct {
 	diags                                 []Diagnostic
 	agent0, rule0, ext0, usage0           int
 	last0, lastEnd                        int
+	// ParseFor's crawler: with filter set, the open group's lines are kept
+	// only when it names one of tokens (named), or is a "*" group
+	// (global) and no group kept before named one (specific). groupN
+	// counts the groups, kept or not; openText and openSitemaps are where
+	// the text and the sitemaps stood when the open group began, so that
+	// a group not kept gives its user-agent values back.
+	filter, named, global, specific bool
+	tokens                          []string
+	groupN, openText, openSitemaps  int
+	origin                          []int // ParseFor's result
 	// text is what the File keeps of the body: the values, a rule's
 	// followed by its pattern when normalising rewrote it, an extension's
 	// after its key (see rec).
@@ -596,24 +637,51 @@ func (b *builder) finish() {
 
 // closeGroup ends the open group. Its views hold the offsets of its parts
 // in the scratch slices until finish points them into the File's records.
+// ParseFor's builder drops a group it does not keep, and gives back the
+// text of its user-agent values when no sitemap came after them.
 func (b *builder) closeGroup() {
 	if !b.open {
 		return
+	}
+	empty := b.emptyRule
+	b.open = false
+	b.emptyRule = 0
+	n := b.groupN
+	b.groupN++
+	if b.filter {
+		if !b.keeps() {
+			b.agents = b.agents[:b.agent0]
+			b.exts, b.usages = b.exts[:b.ext0], b.usages[:b.usage0]
+			if len(b.sitemaps) == b.openSitemaps {
+				b.text = b.text[:b.openText]
+			}
+			return
+		}
+		b.specific = b.specific || b.named
+		b.origin = append(b.origin, n)
 	}
 	span := func(at, end int) run { return run{at: uint32(at), n: uint32(end - at)} }
 	b.groups = append(b.groups, Group{
 		Agents:        Agents{span(b.agent0, len(b.agents))},
 		Rules:         Rules{span(b.rule0, len(b.rules))},
 		Extensions:    Extensions{span(b.ext0, len(b.exts))},
-		EmptyRuleLine: b.emptyRule,
+		EmptyRuleLine: empty,
 	})
 	if len(b.rules) > b.rule0 {
 		b.last0, b.lastEnd = b.rule0, len(b.rules)
 	}
 	b.agent0, b.rule0, b.ext0, b.usage0 = len(b.agents), len(b.rules), len(b.exts), len(b.usages)
-	b.open = false
-	b.emptyRule = 0
 }
+
+// keeps reports whether the open group's lines are kept: always by Parse,
+// and by ParseFor when Select may select the group (see builder.filter).
+func (b *builder) keeps() bool { return !b.filter || b.named || b.global && !b.specific }
+
+// mayKeep reports whether a line of the open group that is no rule is
+// kept for now: while no rule has ended its user-agent lines, a later one
+// may name a token (docs/SEMANTICS.md section 2.1), so an extension or a
+// content-usage line is kept until closeGroup knows.
+func (b *builder) mayKeep() bool { return b.keeps() || !b.sawRule }
 
 // note is a diagnostic the builder finds itself (not the scanner), on the
 // line being read.
@@ -625,8 +693,10 @@ func (b *builder) UserAgent(line int, value string) {
 	if !b.open || b.sawRule {
 		b.closeGroup()
 		b.open = true
-		b.sawRule = false
-	} else if b.joiner.Line != 0 {
+		b.sawRule, b.sawExt = false, false
+		b.named, b.global = false, false
+		b.openText, b.openSitemaps = len(b.text), len(b.sitemaps)
+	} else if b.joiner.Line != 0 && !b.filter {
 		// This line joins the open group across a line that does not
 		// end it (docs/SEMANTICS.md section 2.1).
 		j := b.joiner
@@ -641,6 +711,13 @@ func (b *builder) UserAgent(line int, value string) {
 		b.note(line, DiagInvalidValue, "empty user-agent: it matches no crawler")
 	case name == "":
 		b.note(line, DiagInvalidValue, "user-agent names no product token ([A-Za-z_-]+ or *): it matches no crawler")
+	}
+	if b.filter {
+		a := Agent{Name: name}
+		b.global = b.global || a.IsGlobal()
+		for _, t := range b.tokens {
+			b.named = b.named || a.Names(t)
+		}
 	}
 	b.agents = append(b.agents, agentRec(b.keep(value), line, value, name))
 }
@@ -658,6 +735,9 @@ func (b *builder) Rule(line int, kind RuleKind, value string) {
 		if b.emptyRule == 0 {
 			b.emptyRule = line
 		}
+		return
+	}
+	if !b.keeps() {
 		return
 	}
 	// Files often give several groups the same rules in the same order:
@@ -701,7 +781,7 @@ func (b *builder) outside(line int, what, effect string) {
 // and is not blank or a comment: if a user-agent line comes next, it is
 // that line's Join.
 func (b *builder) mayJoin(line int, key string) {
-	if b.open && !b.sawRule && b.joiner.Line == 0 {
+	if b.open && !b.sawRule && b.joiner.Line == 0 && !b.filter {
 		b.joiner = Join{Line: line, Key: strings.Clone(key)}
 	}
 }
@@ -722,10 +802,14 @@ func (b *builder) Extension(line int, key, value string) {
 		b.outside(line, key, ": it belongs to no group")
 		return
 	}
+	b.sawExt = true
+	b.mayJoin(line, key)
+	if !b.mayKeep() {
+		return
+	}
 	at := b.keep(key)
 	b.keep(value)
 	b.exts = append(b.exts, extRec(at, line, key, value))
-	b.mayJoin(line, key)
 }
 
 // Usage keeps a content-usage line in the open group. In RFC9309 it is a
@@ -738,10 +822,14 @@ func (b *builder) Usage(line int, value string) {
 		b.outside(line, usageKey, ": it belongs to no group")
 		return
 	}
+	b.sawExt = true
 	if b.sem == RFC9309 {
 		b.sawRule = true
 	} else {
 		b.mayJoin(line, usageKey)
+	}
+	if !b.mayKeep() {
+		return
 	}
 	// The path's pattern follows the value in the text when normalising
 	// rewrites it, as a rule's does.
@@ -766,9 +854,12 @@ func (b *builder) Blank(line int) {
 	if b.sem != Koster1996 || !b.open {
 		return
 	}
-	if !b.sawRule && len(b.exts) == b.ext0 && len(b.usages) == b.usage0 {
+	if !b.sawRule && !b.sawExt {
 		first := b.agents[b.agent0].lineOf()
 		b.agents = b.agents[:b.agent0]
+		if len(b.sitemaps) == b.openSitemaps {
+			b.text = b.text[:b.openText]
+		}
 		b.open = false
 		// The record's Joins (by sitemap or unreadable lines) go with it.
 		j := len(b.f.Joins)

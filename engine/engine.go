@@ -170,6 +170,48 @@ func Compile(body []byte, opts Options) *Robots {
 	return r
 }
 
+// CompileFor compiles body for one crawler, whose product tokens are
+// known before the bytes (for example "Googlebot-Image", "Googlebot"), and
+// returns its matcher: the answers of Compile(body, opts).Matcher(agents...)
+// for every URL, agents read as AgentTokens says. It is the crawler's
+// shape: one pass over the bytes follows the grouping and keeps only the
+// groups that may apply to those tokens (compile.ParseFor), so the groups
+// of other crawlers are neither copied nor normalised, and the matcher
+// holds no more than it decides with. A caller that asks for several
+// crawlers, explains, or lints compiles with Compile.
+//
+// Like Compile it never fails, keeps nothing of body, and body must not
+// change while it runs. The matcher is safe for concurrent use.
+func CompileFor(body []byte, opts Options, agents ...string) *Matcher {
+	c := new(crawlerMatcher)
+	given := append(c.tok1[:0], agents...) // the variadic slice must not escape
+	tokens := readAgents(opts.Semantics, given)
+	origin := compile.ParseFor(&c.file, body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize}, tokens)
+	buildMatcher(&c.m, &c.file, 0, automatonOptionsOf(opts), given, tokens)
+	if len(origin) > 0 && len(c.m.sel.Groups) > 0 && !identity(origin) {
+		c.m.extra().origin = origin
+	}
+	return &c.m
+}
+
+// crawlerMatcher is what CompileFor allocates: the matcher and the part
+// of the file it reads, in one object.
+type crawlerMatcher struct {
+	m    Matcher
+	file compile.File
+	tok1 [1]string // the agent, when there is one
+}
+
+// identity reports whether origin maps each index to itself.
+func identity(origin []int) bool {
+	for i, g := range origin {
+		if i != g {
+			return false
+		}
+	}
+	return true
+}
+
 // sizeofMatcher is the size of a Matcher in its matcherOnce, and its cache
 // entry, for Bytes.
 const sizeofMatcher = 224 + 24
@@ -177,7 +219,7 @@ const sizeofMatcher = 224 + 24
 // sizeofMatcherMore is the size of a Matcher's matcherMore, when it has
 // one, and sizeofPattern of an automaton pattern (TestSizes checks both).
 const (
-	sizeofMatcherMore = 56
+	sizeofMatcherMore = 80
 	sizeofPattern     = 12
 )
 

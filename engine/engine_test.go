@@ -15,10 +15,11 @@ import (
 )
 
 // runTable runs the engine-independent conformance table (the JSON table
-// and reference.BuiltCases) against the engine, for one semantics.
+// and reference.BuiltCases) against the engine, for one semantics: the
+// matcher of Compile(...).Matcher, and the one of CompileFor, which must
+// give the same outcome.
 func runTable(t *testing.T, sem compile.Semantics) {
-	reference.RunConformance(t, "../testdata/conformance.json", sem, func(c reference.Case) reference.Outcome {
-		m := engine.Compile(c.Body(), engine.Options{Semantics: sem}).Matcher(c.Agents...)
+	outcome := func(c reference.Case, m *engine.Matcher) reference.Outcome {
 		d := m.Decide(c.URL)
 		if a := m.Allowed(c.URL); a != d.Allowed {
 			t.Errorf("%s: Allowed(%q) = %v, Decide says %v", c.Name, c.URL, a, d.Allowed)
@@ -26,6 +27,14 @@ func runTable(t *testing.T, sem compile.Semantics) {
 		u := m.Usage(c.URL).WithHeader(c.Header...)
 		return reference.Outcome{Allowed: d.Allowed, Line: d.Rule.Line, Usage: u.String(),
 			Why: fmt.Sprintf("%s; usage lines %d %d", d.Reason, u.TrainAILine, u.SearchLine)}
+	}
+	reference.RunConformance(t, "../testdata/conformance.json", sem, func(c reference.Case) reference.Outcome {
+		opts := engine.Options{Semantics: sem}
+		o := outcome(c, engine.Compile(c.Body(), opts).Matcher(c.Agents...))
+		if of := outcome(c, engine.CompileFor(c.Body(), opts, c.Agents...)); of != o {
+			t.Errorf("%s: CompileFor's outcome %+v, Compile's %+v", c.Name, of, o)
+		}
+		return o
 	})
 }
 
@@ -46,9 +55,13 @@ func TestEngineMatchesReference_TableBodies(t *testing.T) {
 			body := c.Body()
 			r := engine.Compile(body, engine.Options{Semantics: sem})
 			urls := append([]string{c.URL}, reference.URLsFromPatterns(r.File(), 3)...)
+			mf := engine.CompileFor(body, engine.Options{Semantics: sem}, c.Agents...)
 			for _, u := range urls {
 				got := r.Matcher(c.Agents...).Decide(u)
 				want := reference.Decide(body, c.Agents, u, sem)
+				if gf := mf.Decide(u); gf != got {
+					t.Errorf("%s: CompileFor decides %q in %s as %+v, Compile as %+v", c.Name, u, sem, gf, got)
+				}
 				if a := r.Matcher(c.Agents...).Allowed(u); a != want.Allowed {
 					t.Errorf("%s: Allowed(%q) = %v in %s, reference %v", c.Name, u, a, sem, want.Allowed)
 				}

@@ -47,6 +47,9 @@ type matcherMore struct {
 	// usage decides usage preferences, when the groups have content-usage
 	// lines.
 	usage *usageMatcher
+	// origin holds, for a matcher of CompileFor, the index in the whole
+	// file of each group its file kept (compile.ParseFor).
+	origin []int
 }
 
 // given returns the agents as the caller passed them, when one of them is
@@ -81,22 +84,27 @@ func (m *Matcher) ref(i int) (order int, indexHTM bool) {
 // build makes in m, a zero Matcher, the matcher for the agents given, read
 // as AgentTokens says.
 func (r *Robots) build(m *Matcher, given []string) {
-	sem := r.file.Semantics
-	tokens := readAgents(sem, given)
-	*m = Matcher{sem: sem, fixed: r.fixed, tokens: tokens}
+	buildMatcher(m, &r.file, r.fixed, r.auto, given, readAgents(r.file.Semantics, given))
+}
+
+// buildMatcher makes in m, a zero Matcher, the matcher of f (or of the
+// fixed answer) for the agents given, read as tokens.
+func buildMatcher(m *Matcher, f *compile.File, fixed Reason, auto automatonOptions, given, tokens []string) {
+	sem := f.Semantics
+	*m = Matcher{sem: sem, fixed: fixed, tokens: tokens}
 	for _, a := range given {
 		if !readsAsItself(RFC9309, a) {
 			m.extra().given = given
 			break
 		}
 	}
-	if r.fixed != 0 {
+	if fixed != 0 {
 		m.set = automaton.Compile("", nil, automaton.Options{})
 		return
 	}
-	m.sel = r.file.SelectInto(m.group1[:0], tokens...)
-	if us := r.file.SelectedUsages(m.sel); us.Len() > 0 {
-		m.extra().usage = &usageMatcher{rules: us, opts: r.auto.options()}
+	m.sel = f.SelectInto(m.group1[:0], tokens...)
+	if us := f.SelectedUsages(m.sel); us.Len() > 0 {
+		m.extra().usage = &usageMatcher{rules: us, opts: auto.options()}
 	}
 	rules := m.sel.Rules
 	n := rules.Len()
@@ -130,7 +138,7 @@ func (r *Robots) build(m *Matcher, given []string) {
 			}
 		}
 	}
-	m.set = automaton.Compile(rules.Text(), pats, r.auto.options())
+	m.set = automaton.Compile(rules.Text(), pats, auto.options())
 }
 
 // ruleOf returns the rule behind the automaton's pattern i, the reason it
@@ -361,7 +369,17 @@ func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) 
 
 // Selection returns how the groups were selected and the merged rules, in
 // file order. It is shared: callers must not modify it.
-func (m *Matcher) Selection() Selection { return m.sel }
+func (m *Matcher) Selection() Selection {
+	if m.more == nil || m.more.origin == nil || len(m.sel.Groups) == 0 {
+		return m.sel
+	}
+	sel := m.sel // a matcher of CompileFor: the indexes in the whole file
+	sel.Groups = make([]int, len(m.sel.Groups))
+	for i, g := range m.sel.Groups {
+		sel.Groups[i] = m.more.origin[g]
+	}
+	return sel
+}
 
 // RankedRule is one of a Matcher's rules, as Rules lists them: a rule of
 // its merged groups, or the directory rule Google's index.htm rule adds for
@@ -408,7 +426,7 @@ func (m *Matcher) Rules() []RankedRule {
 func (m *Matcher) Bytes() int {
 	n := sizeofMatcher + sizeofPattern*m.set.Len() + m.set.Bytes()
 	if m.more != nil {
-		n += sizeofMatcherMore + 4*cap(m.more.refs) + 16*cap(m.more.given)
+		n += sizeofMatcherMore + 4*cap(m.more.refs) + 16*cap(m.more.given) + 8*cap(m.more.origin)
 		if m.more.usage != nil {
 			n += m.more.usage.bytes()
 		}

@@ -84,7 +84,12 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		// the corpus's time.
 		withUsage := hasUsage(f, ref)
 		for _, agents := range sets {
-			ms := []*engine.Matcher{r.Matcher(agents...), rd.Matcher(agents...), rl.Matcher(agents...), rp.Matcher(agents...)}
+			mf := engine.CompileFor(body, engine.Options{Semantics: sem}, agents...)
+			if d := diffMatchers(r.Matcher(agents...), mf); d != "" {
+				t.Errorf("%s: CompileFor and Compile(...).Matcher differ (%s, %q): %s\n%s", name, sem, agents, d, reference.Reproducer(body, agents, "/", sem))
+				return n
+			}
+			ms := []*engine.Matcher{r.Matcher(agents...), rd.Matcher(agents...), rl.Matcher(agents...), rp.Matcher(agents...), mf}
 			for j, u := range urls {
 				want := reference.DecideFile(ref, agents, u)
 				headers := j%4 == 0 // combining with headers is compared for a URL in four
@@ -93,7 +98,7 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 					wantUsage = referenceUsage(ref, agents, u, want, headers)
 				}
 				for k, m := range ms {
-					by := [...]string{"default", "DFA", "linear", "pieces"}[k]
+					by := [...]string{"default", "DFA", "linear", "pieces", "CompileFor"}[k]
 					got := m.Decide(u)
 					n++
 					if a := m.Allowed(u); a != want.Allowed {
@@ -118,6 +123,28 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 		}
 	}
 	return n
+}
+
+// diffMatchers says how a matcher of CompileFor differs from the one
+// Compile(...).Matcher gives for the same agents in what it reports
+// beside decisions: its tokens, selection (group indexes in the whole
+// file, rules and extensions), rules in priority order and content-usage
+// lines; "" when it does not.
+func diffMatchers(want, got *engine.Matcher) string {
+	ws, gs := want.Selection(), got.Selection()
+	switch {
+	case fmt.Sprint(want.Tokens()) != fmt.Sprint(got.Tokens()):
+		return fmt.Sprintf("tokens %q, want %q", got.Tokens(), want.Tokens())
+	case ws.Match != gs.Match || fmt.Sprint(ws.Groups) != fmt.Sprint(gs.Groups):
+		return fmt.Sprintf("selection %s %v, want %s %v", gs.Match, gs.Groups, ws.Match, ws.Groups)
+	case !ws.Rules.Equal(gs.Rules) || !ws.Extensions.Equal(gs.Extensions):
+		return fmt.Sprintf("selected rules %v extensions %v, want %v %v", gs.Rules.Slice(), gs.Extensions.Slice(), ws.Rules.Slice(), ws.Extensions.Slice())
+	case fmt.Sprint(want.Rules()) != fmt.Sprint(got.Rules()):
+		return fmt.Sprintf("rules %v, want %v", got.Rules(), want.Rules())
+	case fmt.Sprint(want.UsageRules()) != fmt.Sprint(got.UsageRules()):
+		return fmt.Sprintf("usage rules %v, want %v", got.UsageRules(), want.UsageRules())
+	}
+	return ""
 }
 
 // hasUsage reports whether f or ref, one body parsed by both parsers,
