@@ -278,7 +278,7 @@ func corpusFileRun(lib Library, i int, f *corpusFile) (line string) {
 	runtime.ReadMemStats(&m1)
 	heap := max(0, int64(m1.HeapAlloc)-int64(m0.HeapAlloc))
 	var automata int
-	if o, ok := r.(ours); ok {
+	if o, ok := r.(interface{ CompiledBytes(string) int }); ok {
 		automata = o.CompiledBytes(Agent)
 	}
 	for j, u := range f.urls {
@@ -290,7 +290,7 @@ func corpusFileRun(lib Library, i int, f *corpusFile) (line string) {
 	collect()
 	runtime.ReadMemStats(&m2)
 	decided := max(0, int64(m2.HeapAlloc)-int64(m0.HeapAlloc))
-	if o, ok := r.(ours); ok {
+	if o, ok := r.(interface{ CompiledBytes(string) int }); ok {
 		automata = o.CompiledBytes(Agent) // with the states the URLs built
 	}
 	runtime.KeepAlive(r)

@@ -8,7 +8,9 @@ import (
 )
 
 // firstContactLibraries are the peers BenchmarkFirstContact runs beside ours.
-var firstContactLibraries = []string{"robotstxt", "slyrz", "temoto", "grobotstxt"}
+// robotstxt is engine.CompileFor, the crawler's shape; robotstxt-compile
+// is engine.Compile then Matcher, for a caller that may ask any agent.
+var firstContactLibraries = []string{"robotstxt", "robotstxt-compile", "slyrz", "temoto", "grobotstxt"}
 
 // firstContactURL is the URL decided on each file, as nzrsky/robotstxt's
 // published benchmark decides one.
@@ -72,8 +74,13 @@ func BenchmarkFirstContact(b *testing.B) {
 // decide firstContactURL for Googlebot (false when the library rejects the
 // body).
 func firstContactOf(b *testing.B, name string) func(body []byte) bool {
-	if name == "robotstxt" {
-		opts := engine.Options{Semantics: engine.Google, MaxFileSize: 64 << 20}
+	opts := engine.Options{Semantics: engine.Google, MaxFileSize: 64 << 20}
+	switch name {
+	case "robotstxt":
+		return func(body []byte) bool {
+			return engine.CompileFor(body, opts, Agent).Allowed(firstContactURL)
+		}
+	case "robotstxt-compile":
 		return func(body []byte) bool {
 			return engine.Compile(body, opts).Allowed(Agent, firstContactURL)
 		}

@@ -183,19 +183,20 @@ func firstChange(s string, m mode) int {
 // none, and firstChange skips them 8 bytes at a time.
 func mayChange(w uint64, m mode) bool {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	// has reports whether a byte of w is c: a byte of x is 0 exactly
-	// there, and (x-lo)&^x&hi is not 0 when a byte of x is 0 (and w has
-	// no byte >= 0x80, tested first).
-	has := func(c byte) bool { x := w ^ lo*uint64(c); return (x-lo)&^x&hi != 0 }
-	switch {
-	case w&hi != 0 || has('%'):
-		return true
-	case m == modeGoogle:
-		return false
-	case has('$'):
-		return true
+	// A byte of x is 0 where w has the byte looked for, and (x-lo)&^x
+	// has the top bit of such a byte set (and maybe of bytes above it);
+	// w's own top bits are the bytes >= 0x80.
+	x := w ^ lo*'%'
+	t := w | (x-lo)&^x
+	if m != modeGoogle {
+		x = w ^ lo*'$'
+		t |= (x - lo) &^ x
+		if m == modeLiteral {
+			x = w ^ lo*'*'
+			t |= (x - lo) &^ x
+		}
 	}
-	return m == modeLiteral && has('*')
+	return t&hi != 0
 }
 
 // unit returns the canonical form of the unit at s[i] in m (out[:n]) and the

@@ -1,11 +1,14 @@
 package compile
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/bytesearch"
 )
 
 // handler receives each line of a robots.txt as scan reads it: Parse's
@@ -283,7 +286,7 @@ func (sc *scanner) run() scanResult {
 	}
 	for i < len(s) {
 		if nextLF < i {
-			nextLF = indexFrom(s, i, '\n')
+			nextLF = indexLF(s, i)
 		}
 		if nextCR < i {
 			nextCR = indexFrom(s, i, '\r')
@@ -297,6 +300,22 @@ func (sc *scanner) run() scanResult {
 		i = end + 1
 	}
 	return scanResult{Size: len(s), Lines: lines, HasNUL: sc.hasNUL}
+}
+
+// indexLF returns the index of the first '\n' in s at or after i, or
+// len(s). Most lines are a few dozen bytes: it looks at the next 32 bytes
+// eight at a time, inline, before it calls the vectorised search, whose
+// call costs more than a short line's bytes.
+func indexLF(s string, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for k := 0; k < 4 && i+8 <= len(s); k++ {
+		x := bytesearch.Load64(s[i:]) ^ lo*'\n'
+		if t := (x - lo) &^ x & hi; t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+		i += 8
+	}
+	return indexFrom(s, i, '\n')
 }
 
 // indexFrom returns the index of c in s at or after i, or len(s).
@@ -621,7 +640,15 @@ func (b *builder) finish() {
 		d.recs = make([]rec, 0, n)
 		d.recs = append(append(append(append(append(d.recs, b.rules...), b.agents...), b.exts...), b.usages...), b.sitemaps...)
 	}
-	d.text = string(b.text)
+	if cap(b.text) > maxPooledBytes && len(b.text) >= cap(b.text)/2 {
+		// The pool would drop this array, and the text fills most of
+		// it: the File takes it, and the builder forgets it, rather
+		// than copy megabytes.
+		d.text = unsafe.String(unsafe.SliceData(b.text), len(b.text))
+		b.text = nil
+	} else {
+		d.text = string(b.text)
+	}
 	if len(b.groups) > 0 {
 		f.Groups = append([]Group(nil), b.groups...)
 	}
