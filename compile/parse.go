@@ -248,8 +248,14 @@ type scanner struct {
 	// nextHash is the index of the next '#' in s (len(s): none), searched
 	// again only once a line passes it: most lines have none.
 	nextHash int
-	content  string // the line being read, cut to MaxLineLength and at a NUL
+	// s[at:at+n] is the line being read, cut to MaxLineLength and at a
+	// NUL: offsets, not a string, so that the builder (on the heap) takes
+	// no write barrier a line.
+	at, n int
 }
+
+// content returns the line being read (see scanner.at).
+func (sc *scanner) content() string { return sc.s[sc.at : sc.at+sc.n] }
 
 // scan reads sc.s, which was cut at the size limit when truncated.
 func (sc *scanner) scan(truncated bool) scanResult {
@@ -302,6 +308,23 @@ func (sc *scanner) run() scanResult {
 	return scanResult{Size: len(s), Lines: lines, HasNUL: sc.hasNUL}
 }
 
+// indexColon returns the index of the first ':' in text, or -1. A key
+// is short: the first 16 bytes are looked at inline, eight at a time.
+func indexColon(text string) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i < 16 && i+8 <= len(text); i += 8 {
+		x := bytesearch.Load64(text[i:]) ^ lo*':'
+		if t := (x - lo) &^ x & hi; t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+	}
+	if j := strings.IndexByte(text[i:], ':'); j >= 0 {
+		return i + j
+	}
+	return -1
+}
+
 // indexLF returns the index of the first '\n' in s at or after i, or
 // len(s). Most lines are a few dozen bytes: it looks at the next 32 bytes
 // eight at a time, inline, before it calls the vectorised search, whose
@@ -344,7 +367,7 @@ func (sc *scanner) line(num, start, end int) {
 			sc.diag(num, DiagNotUTF8, content, msgNUL)
 		}
 	}
-	sc.content = content
+	sc.at, sc.n = start, len(content)
 	if sc.notUTF8 && !utf8.ValidString(content) {
 		sc.diag(num, DiagNotUTF8, content, msgNotUTF8)
 	}
@@ -371,7 +394,7 @@ func (sc *scanner) line(num, start, end int) {
 	// key : value, split at the first colon; or "key value" without one.
 	var key, value string
 	missingColon := false
-	if c := strings.IndexByte(text, ':'); c >= 0 {
+	if c := indexColon(text); c >= 0 {
 		key, value = trimSpace(text[:c]), trimSpace(text[c+1:])
 		if key == "" {
 			sc.diag(num, DiagMissingColon, content, msgNoKey)
@@ -479,7 +502,8 @@ func ParseInto(f *File, body []byte, opts Options) { parseInto(f, body, opts, ni
 // finds, but nothing of them is copied, normalised or kept. Select on the
 // File then gives the same rules, extensions and usage lines, in the same
 // order, as on Parse's File. ParseFor returns the index in the whole file
-// of each of f.Groups. It keeps no diagnostics, Joins or Warnings
+// of each of f.Groups, or nil when that is its index in f (the groups
+// before the last one kept were all kept, as in most files). It keeps no diagnostics, Joins or Warnings
 // (opts.Diagnostics is ignored): a linter or an explanation reads Parse's
 // File.
 func ParseFor(f *File, body []byte, opts Options, tokens []string) (groups []int) {
@@ -515,7 +539,12 @@ func parseInto(f *File, body []byte, opts Options, tokens []string) (groups []in
 	if !b.filter {
 		f.Warnings = fileWarnings(s, res.HasNUL, f, &b.seen)
 	}
-	return b.origin
+	for i, g := range b.origin {
+		if g != i {
+			return append([]int(nil), b.origin...)
+		}
+	}
+	return nil
 }
 
 // parsed reports whether a parse filled f: finish points its Sitemaps at
@@ -574,7 +603,7 @@ type builder struct {
 	filter, named, global, specific bool
 	tokens                          []string
 	groupN, openText, openSitemaps  int
-	origin                          []int // ParseFor's result
+	origin                          []int // ParseFor's result, before it is copied
 	// text is what the File keeps of the body: the values, a rule's
 	// followed by its pattern when normalising rewrote it, an extension's
 	// after its key (see rec).
@@ -604,6 +633,7 @@ func (b *builder) reset() {
 		usages:   pooled(b.usages, sizeofRec),
 		groups:   pooled(b.groups, sizeofGroup),
 		sitemaps: pooled(b.sitemaps, sizeofRec),
+		origin:   pooled(b.origin, 8),
 		diags:    pooled(b.diags, sizeofDiag),
 	}
 	builderPool.Put(b)
@@ -713,7 +743,7 @@ func (b *builder) mayKeep() bool { return b.keeps() || !b.sawRule }
 // note is a diagnostic the builder finds itself (not the scanner), on the
 // line being read.
 func (b *builder) note(line int, kind DiagKind, msg string) {
-	b.Diagnostic(Diagnostic{Line: line, Kind: kind, Text: cutText(b.sc.content), Message: msg})
+	b.Diagnostic(Diagnostic{Line: line, Kind: kind, Text: cutText(b.sc.content()), Message: msg})
 }
 
 func (b *builder) UserAgent(line int, value string) {

@@ -188,7 +188,7 @@ func CompileFor(body []byte, opts Options, agents ...string) *Matcher {
 	tokens := readAgents(opts.Semantics, given)
 	origin := compile.ParseFor(&c.file, body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize}, tokens)
 	buildMatcher(&c.m, &c.file, 0, automatonOptionsOf(opts), given, tokens)
-	if len(origin) > 0 && len(c.m.sel.Groups) > 0 && !identity(origin) {
+	if origin != nil && len(c.m.sel.Groups) > 0 {
 		c.m.extra().origin = origin
 	}
 	return &c.m
@@ -200,16 +200,6 @@ type crawlerMatcher struct {
 	m    Matcher
 	file compile.File
 	tok1 [1]string // the agent, when there is one
-}
-
-// identity reports whether origin maps each index to itself.
-func identity(origin []int) bool {
-	for i, g := range origin {
-		if i != g {
-			return false
-		}
-	}
-	return true
 }
 
 // sizeofMatcher is the size of a Matcher in its matcherOnce, and its cache
