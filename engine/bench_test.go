@@ -89,6 +89,26 @@ func BenchmarkCompile(b *testing.B) {
 	}
 }
 
+// BenchmarkCompileFor measures a crawler's first contact: CompileFor for
+// one agent and one decision, beside Compile, Matcher and one decision.
+func BenchmarkCompileFor(b *testing.B) {
+	for _, in := range benchInputs(b) {
+		for _, shape := range []string{"for", "compile"} {
+			b.Run(in.name+"/"+shape, func(b *testing.B) {
+				b.SetBytes(int64(len(in.body)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if shape == "for" {
+						engine.CompileFor(in.body, engine.Options{}, "Googlebot").Allowed("/")
+					} else {
+						engine.Compile(in.body, engine.Options{}).Matcher("Googlebot").Allowed("/")
+					}
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkCompileScaling shows compile time against the number of rules:
 // it should grow linearly.
 func BenchmarkCompileScaling(b *testing.B) {
@@ -124,7 +144,8 @@ func BenchmarkMatcher_DecideLongEscaped(b *testing.B) {
 // BenchmarkMatcher_DecideParallel decides URLs on one matcher from one or
 // more goroutines (run with -cpu 1,2): fresh, a matcher compiled for each
 // round of 4,000 URLs that its goroutines share (its first decisions, by
-// the linear engine: the warm-up is set past them), and built, one matcher
+// the linear engine: the warm-up is set past them); fresh-for, the same
+// with CompileFor and 100 URLs a round (a crawler's file); and built, one matcher
 // past its warm-up with the states of its URLs built (the DFA), decided by
 // b.RunParallel. ns/URL is wall time per URL: two goroutines on two free
 // cores should take about half of one's.
@@ -138,6 +159,30 @@ func BenchmarkMatcher_DecideParallel(b *testing.B) {
 		var d time.Duration
 		for range b.N {
 			m := engine.Compile(body, opts).Matcher("Googlebot")
+			var wg sync.WaitGroup
+			t0 := time.Now()
+			for k := range g {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := k; i < len(urls); i += g {
+						m.Allowed(urls[i])
+					}
+				}()
+			}
+			wg.Wait()
+			d += time.Since(t0)
+		}
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N*len(urls)), "ns/URL")
+	})
+	b.Run("fresh-for", func(b *testing.B) {
+		g := runtime.GOMAXPROCS(0)
+		opts := engine.Options{Semantics: engine.Google}
+		urls := urls[:100]
+		b.ReportAllocs()
+		var d time.Duration
+		for range b.N {
+			m := engine.CompileFor(body, opts, "Googlebot")
 			var wg sync.WaitGroup
 			t0 := time.Now()
 			for k := range g {
