@@ -117,8 +117,8 @@ func TestCompileFor_Allocs(t *testing.T) {
 		body      []byte
 		first, of float64 // budgets: CompileFor and one decision; and 100 URLs
 	}{
-		{"small", gen.Robots(10, 1, false), 7, 8},
-		{"large", gen.Robots(500, 2, true), 7, 14},
+		{"small", gen.Robots(10, 1, false), 4, 8},
+		{"large", gen.Robots(500, 2, true), 4, 16},
 	} {
 		urls := gen.URLs(tc.body, 100, 3)
 		opts := engine.Options{Semantics: engine.Google}
@@ -170,5 +170,26 @@ func TestCompileFor_NoTokens(t *testing.T) {
 	sameFor(t, "no tokens", body, engine.Options{}, nil, []string{"/a", "/b"})
 	if d := engine.CompileFor(body, engine.Options{}).Decide("/b"); d.Allowed {
 		t.Errorf("/b decided %+v, want disallowed by the * group", d)
+	}
+}
+
+// TestGoogle_FirstDecisionIndexHTMWildcard: Google's index.htm rule makes
+// "Allow: */index.html" allow every directory ("*/$", docs/SEMANTICS.md
+// section 4.3); a matcher's first decision, which tries the rules without
+// building their automaton, must match that pattern as the automaton
+// does (glassdoor.com's robots.txt has such a rule).
+func TestGoogle_FirstDecisionIndexHTMWildcard(t *testing.T) {
+	body := []byte("User-agent: *\nDisallow: /\nAllow: */index.html\n")
+	opts := engine.Options{Semantics: engine.Google}
+	for _, u := range []string{"/", "/a/", "/a/b"} {
+		first := engine.CompileFor(body, opts, "bot").Decide(u)
+		m := engine.Compile(body, opts).Matcher("bot")
+		m.Decide("/x") // the matcher's first decision: u is decided by its automaton
+		if want := m.Decide(u); first != want {
+			t.Errorf("%s: first decision %+v, automaton's %+v", u, first, want)
+		}
+	}
+	if d := engine.CompileFor(body, opts, "bot").Decide("/a/"); !d.Allowed || d.Reason != engine.ReasonIndexHTM {
+		t.Errorf("/a/: %+v, want allowed by the index.htm rule", d)
 	}
 }

@@ -26,7 +26,7 @@ func TestConstruction_Allocs(t *testing.T) {
 		compile, bind, both float64 // budgets: Compile, Compile+Matcher, and the URLs too
 	}{
 		{"small", gen.Robots(10, 1, false), 0, 6, 9, 10},
-		{"large", gen.Robots(500, 2, true), 0, 6, 9, 16},
+		{"large", gen.Robots(500, 2, true), 0, 6, 9, 18},
 		{"small, no warm-up", gen.Robots(10, 1, false), -1, 6, 21, 32},
 		{"large, no warm-up", gen.Robots(500, 2, true), -1, 6, 27, 82},
 	} {

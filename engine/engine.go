@@ -3,13 +3,16 @@
 // its bytes, without allocating once the automaton has the states it
 // visits.
 //
-// Compile parses the file (package compile) into plain data. Matcher selects
+// CompileFor is a crawler's first contact: its product tokens known, one
+// pass over the bytes keeps only the groups that may apply to them and
+// returns its Matcher, whose first decision tries those rules in turn.
+// Compile parses the whole file (package compile) into plain data. Matcher selects
 // the groups that apply to a crawler's product tokens, merges their rules,
 // gives each rule its priority (longest pattern, allow on ties, or file
-// order for Koster1996) and compiles the patterns into one automaton
-// (package automaton), whose states are built as URLs first reach them:
-// compiling costs about what parsing does, and a site's URLs build only the
-// few states they visit. Google's index.htm rule is compiled as one more
+// order for Koster1996) and, at its second decision, compiles the patterns
+// into one automaton (package automaton), whose states are built as URLs
+// first reach them: compiling costs about what parsing does, and a site's
+// URLs build only the few states they visit. Google's index.htm rule is compiled as one more
 // pattern of its allow rule. Decide extracts the URL's path, runs the
 // automaton over it (over its canonical form when the semantics rewrites
 // some of its bytes), and maps the winning pattern back to its rule; RFC
@@ -204,13 +207,14 @@ type crawlerMatcher struct {
 
 // sizeofMatcher is the size of a Matcher in its matcherOnce, and its cache
 // entry, for Bytes.
-const sizeofMatcher = 224 + 24
+const sizeofMatcher = 232 + 24
 
 // sizeofMatcherMore is the size of a Matcher's matcherMore, when it has
 // one, and sizeofPattern of an automaton pattern (TestSizes checks both).
 const (
-	sizeofMatcherMore = 80
+	sizeofMatcherMore = 56
 	sizeofPattern     = 12
+	sizeofRuleSet     = 32
 )
 
 // Bytes returns the memory r holds: the parsed file and its cached

@@ -90,6 +90,16 @@ func ExampleMatcher_Allowed() {
 // shown there verbatim (TestREADME_SnippetsAreExamples checks that they
 // are).
 
+// Example_crawler is README's "The library in a page", first: a crawler
+// that knows its product tokens compiles each site's file for them alone.
+func Example_crawler() {
+	body := []byte("User-agent: *\nDisallow: /private/\n\nUser-agent: OtherBot\nDisallow: /\n")
+	m := engine.CompileFor(body, engine.Options{}, "FooBot") // keeps only FooBot's groups (here "*")
+	fmt.Println(m.Allowed("https://example.com/private/plans"), m.Allowed("https://example.com/blog/"))
+	// Output:
+	// false true
+}
+
 // Example_library is README's "The library in a page": compile once, choose
 // the crawler, decide URLs.
 func Example_library() {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/seed-275a9bd5/robotstxt/automaton"
@@ -30,9 +31,40 @@ type Matcher struct {
 	// more holds what few matchers have, nil in the others: a crawler
 	// keeps a matcher for each file (see matcherMore).
 	more *matcherMore
-	set  *automaton.Set
+	// rules is the automaton of sel.Rules, built at the matcher's second
+	// decision (compiled): the first is decided by trying the rules in
+	// turn (firstMatch), and sets rules to tried.
+	rules atomic.Pointer[ruleSet]
+	auto  automatonOptions // what rules is built with
 	// group1 holds sel.Groups when one group is selected, as is usual.
 	group1 [1]int
+}
+
+// ruleSet is the automaton of a matcher's rules: its patterns are the
+// rules in order, each followed, in Google semantics, by the index.htm
+// directory pattern of an allow rule that has one. refs maps a pattern
+// back to its rule when there are such patterns (nil otherwise): the
+// rule's order, or ^order for its directory pattern.
+type ruleSet struct {
+	set  *automaton.Set
+	refs []int32
+}
+
+// tried is a matcher's rules after its first decision and before its
+// automaton is built: the next decision builds it.
+var tried = new(ruleSet)
+
+// found turns the automaton's answer (a pattern, or automaton.NoMatch)
+// into find's: the rule's order, with foundIndexHTM for a directory
+// pattern.
+func (rs *ruleSet) found(i int) int {
+	if i < 0 || rs.refs == nil {
+		return i
+	}
+	if r := rs.refs[i]; r < 0 {
+		return int(^r) | foundIndexHTM
+	}
+	return int(rs.refs[i])
 }
 
 // matcherMore is what a Matcher holds in few cases.
@@ -40,10 +72,6 @@ type matcherMore struct {
 	// given are the agents as the caller passed them, when one of them is
 	// not a product token (AgentTokens).
 	given []string
-	// refs holds, when some rule has an index.htm pattern, the rule
-	// behind each automaton pattern: its order, or ^order for the
-	// index.htm pattern of that rule.
-	refs []int32
 	// usage decides usage preferences, when the groups have content-usage
 	// lines.
 	usage *usageMatcher
@@ -69,18 +97,6 @@ func (m *Matcher) extra() *matcherMore {
 	return m.more
 }
 
-// ref returns the rule behind the automaton's pattern i: its order in
-// sel.Rules, and whether the pattern is that rule's index.htm directory.
-func (m *Matcher) ref(i int) (order int, indexHTM bool) {
-	if m.more == nil || m.more.refs == nil {
-		return i, false
-	}
-	if r := m.more.refs[i]; r < 0 {
-		return int(^r), true
-	}
-	return int(m.more.refs[i]), false
-}
-
 // build makes in m, a zero Matcher, the matcher for the agents given, read
 // as AgentTokens says.
 func (r *Robots) build(m *Matcher, given []string) {
@@ -99,55 +115,137 @@ func buildMatcher(m *Matcher, f *compile.File, fixed Reason, auto automatonOptio
 		}
 	}
 	if fixed != 0 {
-		m.set = automaton.Compile("", nil, automaton.Options{})
 		return
 	}
 	m.sel = f.SelectInto(m.group1[:0], tokens...)
 	if us := f.SelectedUsages(m.sel); us.Len() > 0 {
 		m.extra().usage = &usageMatcher{rules: us, opts: auto.options()}
 	}
+	m.auto = auto
+}
+
+// compiled returns m's ruleSet, built on first use. Two goroutines that
+// build it at once both do, and the first to publish it wins.
+func (m *Matcher) compiled() *ruleSet {
+	old := m.rules.Load()
+	if old != nil && old != tried {
+		return old
+	}
+	rs := m.buildRules()
+	if !m.rules.CompareAndSwap(old, rs) {
+		return m.rules.Load() // another goroutine's, built at once
+	}
+	return rs
+}
+
+// buildRules makes the automaton of m's rules (see ruleSet).
+func (m *Matcher) buildRules() *ruleSet {
+	rs := new(ruleSet)
 	rules := m.sel.Rules
 	n := rules.Len()
-	if sem == Google {
-		for order := range n {
-			if _, ok := semantics.IndexHTM(sem, rules.Kind(order), rules.Pattern(order)); ok {
-				n++
+	pats := make([]automaton.Pattern, 0, n)
+	for order := range n {
+		kind := rules.Kind(order)
+		start, end := rules.PatternSpan(order)
+		pat, _ := rulePattern(m.sem, kind, start, end, rules.Text())
+		pats = append(pats, pat)
+		if dir, ok := semantics.IndexHTM(m.sem, kind, rules.Pattern(order)); ok {
+			if rs.refs == nil {
+				rs.refs = make([]int32, 0, n+1)
+				for k := range order {
+					rs.refs = append(rs.refs, int32(k))
+				}
 			}
+			rs.refs = append(rs.refs, int32(order))
+			pats = append(pats, automaton.Pattern{Start: uint32(start), Len: uint16(len(dir)), Anchored: true, Priority: semantics.Priority(m.sem, compile.Allow, len(dir)+1)})
+			rs.refs = append(rs.refs, ^int32(order))
+		} else if rs.refs != nil {
+			rs.refs = append(rs.refs, int32(order))
 		}
 	}
-	pats := make([]automaton.Pattern, 0, n)
-	if n > rules.Len() {
-		m.extra().refs = make([]int32, 0, n)
+	rs.set = automaton.Compile(rules.Text(), pats, m.auto.options())
+	return rs
+}
+
+// rulePattern returns the automaton pattern of a rule of kind whose
+// normalised pattern is text[start:end], and whether it is anchored by
+// a final '$'. Koster1996 patterns hold no '*' or '$' of their own (the
+// normaliser escapes them, %2A and %24), so they are all literal.
+func rulePattern(sem Semantics, kind RuleKind, start, end int, text string) (automaton.Pattern, bool) {
+	anchored := sem != Koster1996 && end > start && text[end-1] == '$'
+	prio := semantics.Priority(sem, kind, end-start)
+	if anchored {
+		end--
 	}
+	return automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio}, anchored
+}
+
+// firstMatch is find for the matcher's first decision: it tries m's
+// rules in turn on p (canonical), as the automaton's linear engine tries
+// its patterns on its first input, without building them. ok is false
+// when the tries passed automaton.TryBudget: the automaton decides then.
+func (m *Matcher) firstMatch(p string) (found int, ok bool) {
+	rules := m.sel.Rules
+	text := rules.Text()
+	star := automaton.HasWildcard(p)
+	budget, work := automaton.TryBudget(len(p)), 0
+	best, bestPrio := foundNone, uint32(0)
+	// Google's index.htm directory patterns are anchored and end in '/':
+	// only a p that ends in '/' can match one.
+	dirs := m.sem == Google && strings.HasSuffix(p, "/")
 	for order := range rules.Len() {
 		kind := rules.Kind(order)
 		start, end := rules.PatternSpan(order)
-		// Koster1996 patterns hold no '*' or '$' of their own: the
-		// normaliser escapes them (%2A, %24), so they are all literal.
-		anchored := sem != Koster1996 && end > start && rules.Text()[end-1] == '$'
-		prio := semantics.Priority(sem, kind, end-start)
-		if anchored {
-			end--
+		pat, anchored := rulePattern(m.sem, kind, start, end, text)
+		if best == foundNone || pat.Priority > bestPrio {
+			match, w := automaton.MatchOne(text[pat.Start:pat.Start+uint32(pat.Len)], anchored, p, star)
+			if match {
+				best, bestPrio = order, pat.Priority
+			} else if work += w; work > budget {
+				return 0, false
+			}
 		}
-		pats = append(pats, automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio})
-		if m.more != nil && m.more.refs != nil {
-			m.more.refs = append(m.more.refs, int32(order))
-			if dir, ok := semantics.IndexHTM(sem, kind, rules.Pattern(order)); ok {
-				pats = append(pats, automaton.Pattern{Start: uint32(start), Len: uint16(len(dir)), Anchored: true, Priority: semantics.Priority(sem, compile.Allow, len(dir)+1)})
-				m.more.refs = append(m.more.refs, ^int32(order))
+		if dirs && kind == compile.Allow {
+			if dir, ok := semantics.IndexHTM(m.sem, kind, text[start:end]); ok {
+				prio := semantics.Priority(m.sem, compile.Allow, len(dir)+1)
+				if best == foundNone || prio > bestPrio {
+					match, w := automaton.MatchOne(dir, true, p, star)
+					if match {
+						best, bestPrio = order|foundIndexHTM, prio
+					} else if work += w; work > budget {
+						return 0, false
+					}
+				}
 			}
 		}
 	}
-	m.set = automaton.Compile(rules.Text(), pats, auto.options())
+	return best, true
 }
 
-// ruleOf returns the rule behind the automaton's pattern i, the reason it
-// decides for, and the pattern it matches with (Google's index.htm allow:
-// the directory and '$').
-func (m *Matcher) ruleOf(i int) (compile.Rule, Reason, string) {
-	order, indexHTM := m.ref(i)
-	rule := m.sel.Rules.At(order)
-	if indexHTM {
+// match returns the rule that decides p, canonical, as find does: by
+// firstMatch for the matcher's first decision, by the automaton after it.
+func (m *Matcher) match(p string) int {
+	rs := m.rules.Load()
+	if rs == nil && m.auto.warmUp >= 0 { // WarmUp < 0 starts the DFA at once
+		// Goroutines deciding at once may all try: no harm.
+		m.rules.CompareAndSwap(nil, tried)
+		if found, ok := m.firstMatch(p); ok {
+			return found
+		}
+	}
+	if rs == nil || rs == tried {
+		rs = m.compiled()
+	}
+	return rs.found(rs.set.Match(p))
+}
+
+// ruleOf returns the rule behind a result of find (a rule's order, with
+// foundIndexHTM for its directory pattern), the reason it decides for,
+// and the pattern it matches with (Google's index.htm allow: the
+// directory and '$').
+func (m *Matcher) ruleOf(found int) (compile.Rule, Reason, string) {
+	rule := m.sel.Rules.At(found &^ foundIndexHTM)
+	if found&foundIndexHTM != 0 {
 		dir, _ := semantics.IndexHTM(m.sem, rule.Kind, rule.Pattern)
 		return rule, ReasonIndexHTM, dir + "$"
 	}
@@ -231,7 +329,7 @@ func (m *Matcher) Allowed(url string) bool {
 	if m.fixed != 0 {
 		return m.fixed == ReasonAllowAll
 	}
-	if m.set.Len() == 0 { // no rule: even /robots.txt is allowed
+	if m.sel.Rules.Len() == 0 { // no rule: even /robots.txt is allowed
 		return true
 	}
 	return m.allows(m.find(m.span(url)))
@@ -239,12 +337,11 @@ func (m *Matcher) Allowed(url string) bool {
 
 // allows reports whether a result of find allows: no rule, /robots.txt,
 // or an allow rule.
-func (m *Matcher) allows(idx int) bool {
-	if idx < 0 {
+func (m *Matcher) allows(found int) bool {
+	if found < 0 {
 		return true
 	}
-	order, _ := m.ref(idx)
-	return m.sel.Rules.Kind(order) == compile.Allow
+	return m.sel.Rules.Kind(found&^foundIndexHTM) == compile.Allow
 }
 
 // DecidePath decides an already-extracted path (path + params + query); it
@@ -267,21 +364,24 @@ func (m *Matcher) fixedDecision() Decision {
 	return Decision{Allowed: m.fixed == ReasonAllowAll, Reason: m.fixed}
 }
 
-// Results of find that are not pattern indexes.
+// Results of find that are not a rule's order in sel.Rules.
 const (
 	foundNone      = automaton.NoMatch // no rule matched
 	foundRobotsTxt = -2                // RFC9309: the path is /robots.txt
+	// foundIndexHTM is set beside the order of the allow rule whose
+	// index.htm directory pattern matched (Google semantics).
+	foundIndexHTM = 1 << 30
 )
 
 // decision turns a result of find into a Decision.
-func (m *Matcher) decision(idx int) Decision {
-	switch idx {
+func (m *Matcher) decision(found int) Decision {
+	switch found {
 	case foundNone:
 		return Decision{Allowed: true, Reason: ReasonNoMatch}
 	case foundRobotsTxt:
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	rule, reason, pattern := m.ruleOf(idx)
+	rule, reason, pattern := m.ruleOf(found)
 	return Decision{
 		Allowed: rule.Kind == compile.Allow,
 		Rule:    Rule{Line: rule.Line, Kind: rule.Kind, Pattern: pattern, Value: rule.Value},
@@ -290,7 +390,8 @@ func (m *Matcher) decision(idx int) Decision {
 }
 
 // find is the decision pipeline, the one route every URL takes: it returns
-// the index of the pattern that decides path ("/"+path when slash),
+// the rule that decides path ("/"+path when slash): its order in
+// sel.Rules (with foundIndexHTM for its index.htm directory pattern),
 // foundNone, or foundRobotsTxt.
 //
 //  1. RFC9309: a path that normalises to /robots.txt is always allowed.
@@ -304,21 +405,24 @@ func (m *Matcher) find(slash bool, path string) int {
 	if m.sem == RFC9309 && isRobotsTxt(slash, path) {
 		return foundRobotsTxt
 	}
-	if !slash && (m.sem == Google || compile.IsCanonicalPath(path, m.sem)) {
-		return m.set.Match(path)
+	if m.sel.Rules.Len() == 0 {
+		return foundNone
 	}
-	return m.matchRewritten(m.set, slash, path)
+	if !slash && (m.sem == Google || compile.IsCanonicalPath(path, m.sem)) {
+		return m.match(path)
+	}
+	return m.matchRewritten(slash, path)
 }
 
-// matchRewritten matches in s path written normalised, with a '/' in
-// front when slash (rewrite).
-func (m *Matcher) matchRewritten(s *automaton.Set, slash bool, path string) int {
+// matchRewritten matches path written normalised, with a '/' in front
+// when slash (rewrite).
+func (m *Matcher) matchRewritten(slash bool, path string) int {
 	var stack [decisionBufSize]byte
 	p, pooled := m.rewrite(&stack, slash, path)
-	// The automaton reads p and keeps nothing of it.
-	idx := s.Match(p)
+	// The matching reads p and keeps nothing of it.
+	found := m.match(p)
 	putPath(pooled)
-	return idx
+	return found
 }
 
 // canonical returns path ("/"+path when slash) in the form the automaton
@@ -424,9 +528,12 @@ func (m *Matcher) Rules() []RankedRule {
 // Bytes returns the memory m holds beyond the parsed file: its rule table
 // and its automaton, states built so far included. It takes no lock.
 func (m *Matcher) Bytes() int {
-	n := sizeofMatcher + sizeofPattern*m.set.Len() + m.set.Bytes()
+	n := sizeofMatcher
+	if rs := m.rules.Load(); rs != nil && rs != tried {
+		n += sizeofRuleSet + sizeofPattern*rs.set.Len() + rs.set.Bytes() + 4*cap(rs.refs)
+	}
 	if m.more != nil {
-		n += sizeofMatcherMore + 4*cap(m.more.refs) + 16*cap(m.more.given) + 8*cap(m.more.origin)
+		n += sizeofMatcherMore + 16*cap(m.more.given) + 8*cap(m.more.origin)
 		if m.more.usage != nil {
 			n += m.more.usage.bytes()
 		}
@@ -450,9 +557,15 @@ type Stats struct {
 	Clears, GiveUps, Pieces int64
 }
 
-// Stats returns the size of m's automaton, states built so far included.
+// Stats returns the size of m's automaton, states built so far included:
+// all zero but Rules before the matcher's second decision, which builds
+// it (its first tries the rules in turn).
 func (m *Matcher) Stats() Stats {
-	st := m.set.Stats()
+	rs := m.rules.Load()
+	if rs == nil || rs == tried {
+		return Stats{Rules: m.sel.Rules.Len()}
+	}
+	st := rs.set.Stats()
 	return Stats{Rules: m.sel.Rules.Len(), Patterns: st.Patterns, DFA: st.DFA, States: st.States, Classes: st.Classes,
 		Bytes: sizeofPattern*st.Patterns + st.Bytes, Clears: st.Clears, GiveUps: st.GiveUps, Pieces: st.Pieces}
 }
@@ -533,6 +646,6 @@ func (m *Matcher) Dump() string {
 		}
 	}
 	b.WriteString("automaton (the states built so far, by the URLs decided so far):\n")
-	b.WriteString(m.set.String())
+	b.WriteString(m.compiled().set.String())
 	return b.String()
 }

@@ -10,7 +10,8 @@ import (
 // TestSizes checks the sizes Bytes counts against the structs' own, on
 // 64-bit platforms, and keeps what a crawler holds for every file in the
 // allocator's size classes: a Robots in 240 bytes and its first cached
-// matcher in 224.
+// matcher in 240 (224 before the matcher kept the options its automaton
+// is built with at its second decision).
 func TestSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the sizes are a 64-bit platform's")
@@ -33,7 +34,7 @@ func TestSizes(t *testing.T) {
 	if n := unsafe.Sizeof(Robots{}); n > 240 {
 		t.Errorf("a Robots takes %d bytes, more than 240", n)
 	}
-	if n := unsafe.Sizeof(matcherOnce{}); n > 224 {
-		t.Errorf("a cached matcher takes %d bytes, more than 224", n)
+	if n := unsafe.Sizeof(matcherOnce{}); n > 240 {
+		t.Errorf("a cached matcher takes %d bytes, more than 240", n)
 	}
 }

@@ -413,7 +413,10 @@ func (m *Matcher) findCanonical(p string) int {
 	if m.sem == RFC9309 && p == "/robots.txt" {
 		return foundRobotsTxt
 	}
-	return m.set.Match(p)
+	if m.sel.Rules.Len() == 0 {
+		return foundNone
+	}
+	return m.match(p)
 }
 
 // Usage returns the usage preferences of url's content for the crawler
