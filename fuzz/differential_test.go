@@ -23,6 +23,12 @@ var agentSets = [][]string{
 	{"Unknown-Crawler"},
 }
 
+// firstDecisions is the number of a file's URLs that are also decided,
+// each, by a fresh matcher (its first decision tries its rules in turn;
+// the matchers of diffFile decide their first URL that way, and the rest
+// with their automaton).
+const firstDecisions = 8
+
 // referenceBudget bounds the reference matcher's work per corpus file (rules
 // times URLs), so that the differential test over the whole corpus stays
 // within a CI minute or two; small files get every URL up to maxURLsPerFile.
@@ -43,7 +49,8 @@ func init() {
 // group that agentSets may not name, matched ignoring case). Every URL is
 // decided by each engine of the automaton: by a matcher with the default
 // options, whose linear engine tries its rules on its first URLs (every
-// URL here), by one that starts its DFA at once (WarmUp < 0), by one that
+// URL here but the first, which it decides by trying its rules without
+// their automaton), by one that starts its DFA at once (WarmUp < 0), by one that
 // builds no DFA (CacheBytes < 0: the linear engine, and its piece matcher
 // where the tries would cost too much), and by one that does neither (both
 // < 0: the piece matcher decides every URL). Each matcher's usage
@@ -97,8 +104,14 @@ func diffFile(t *testing.T, name string, body []byte, realURLs []string, sems []
 				if withUsage {
 					wantUsage = referenceUsage(ref, agents, u, want, headers)
 				}
+				ms := ms
+				if j < firstDecisions {
+					// A fresh matcher, whose first decision this is: its
+					// rules tried in turn, without their automaton.
+					ms = append(ms[:len(ms):len(ms)], engine.CompileFor(body, engine.Options{Semantics: sem}, agents...))
+				}
 				for k, m := range ms {
-					by := [...]string{"default", "DFA", "linear", "pieces", "CompileFor"}[k]
+					by := [...]string{"default", "DFA", "linear", "pieces", "CompileFor", "first decision"}[k]
 					got := m.Decide(u)
 					n++
 					if a := m.Allowed(u); a != want.Allowed {
