@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import os
 import re
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Tuple, Union
@@ -34,6 +35,7 @@ from . import _lib
 
 __all__ = [
     "Decision",
+    "ForkedError",
     "InternalError",
     "InvalidArgumentError",
     "Matcher",
@@ -325,6 +327,39 @@ class Matcher:
     def __repr__(self) -> str:
         state = "" if self._h else ", closed"
         return f"Matcher(agents={self._tokens!r}, semantics={self._semantics.name}{state})"
+
+
+class ForkedError(RobotstxtError):
+    """The library was used in a process forked after it was loaded."""
+
+
+class _Forked:
+    """Stands for the library in a forked child: the Go runtime's threads
+    were not copied by fork(), and a call into it would hang for ever, so
+    every call raises ForkedError instead (freeing does nothing)."""
+
+    def __getattr__(self, name: str):
+        def fail(*args: object) -> int:
+            if name == "robotstxt_free":
+                return 0
+            raise ForkedError(
+                "robotstxt: this process was forked after the library was loaded, and the Go runtime "
+                "cannot run in it: use multiprocessing's spawn or forkserver start method, or import "
+                "robotstxt in the child only",
+                -1,
+            )
+
+        return fail
+
+
+def _after_fork_in_child() -> None:
+    global _lib_, _decide
+    _lib_ = _Forked()
+    _decide = _lib_.robotstxt_decide
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _int64(v: int) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import threading
 import time
 import unittest
@@ -121,6 +122,29 @@ class MatcherTest(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(errors, [])
+
+    def test_fork(self) -> None:
+        # A forked child gets ForkedError rather than a call that hangs.
+        m = Matcher(BODY, "FooBot")
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                m.allowed("/x")
+                code = b"no error"
+            except robotstxt.ForkedError:
+                code = b"ForkedError"
+            except BaseException as e:  # noqa: BLE001
+                code = repr(e).encode()
+            m.close()
+            os.write(w, code)
+            os._exit(0)
+        os.close(w)
+        got = os.read(r, 1000)
+        os.close(r)
+        os.waitpid(pid, 0)
+        self.assertEqual(got, b"ForkedError")
+        self.assertFalse(m.allowed("/foo-only"))  # the parent goes on
 
     def test_redos_shape_is_bounded(self) -> None:
         # Linear in the URL: well under a second for a file that makes
