@@ -9,9 +9,10 @@ import (
 )
 
 // matcherFor is the one place the C ABI asks the library for a matcher: a
-// robots.txt compiled with opts, selected for a crawler's product tokens.
+// robots.txt compiled with opts for a crawler's product tokens
+// (engine.CompileFor: only the groups that may apply to them are kept).
 func matcherFor(body []byte, opts engine.Options, tokens ...string) *engine.Matcher {
-	return engine.Compile(body, opts).Matcher(tokens...)
+	return engine.CompileFor(body, opts, tokens...)
 }
 
 // entry is what a handle stands for: a matcher, and the crawl-delay of its
