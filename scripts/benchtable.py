@@ -301,6 +301,31 @@ def summary(run):
     return lines
 
 
+FIRST_CONTACT = os.path.join(ROOT, "bench", "firstcontact.md")
+
+
+def first_contact():
+    """The rows of bench/firstcontact.md (cmd/firstcontact's table: first
+    contact against nzrsky/robotstxt's C++ in one process), or none."""
+    if not os.path.exists(FIRST_CONTACT):
+        return []
+    with open(FIRST_CONTACT, encoding="utf-8") as f:
+        return [l.rstrip("\n") for l in f if l.startswith("|")]
+
+
+def first_contact_line(rows):
+    """README's sentence on first contact against C++, from its rows."""
+    cells = [[c.strip() for c in r.strip("|").split("|")] for r in rows[2:]]
+    if not cells:
+        return []
+    parts = []
+    for lst in dict.fromkeys(c[0] for c in cells):
+        ours = ", ".join(f"{c[3]} {c[5]}" for c in cells if c[0] == lst)
+        parts.append(f"{lst} ({cells[[c[0] for c in cells].index(lst)][1]} files): {ours}")
+    return ["First contact against nzrsky/robotstxt's C++ (Google's library, forked), in one process pass by "
+            "pass (`bench/cmd/firstcontact`; C++ time / ours, higher is faster): " + "; ".join(parts) + "."]
+
+
 def machine(meta):
     """The machine of the run, from bench's machine report."""
     parts = [meta.get("cpuid-brand", "CPU not recorded").strip()]
@@ -323,7 +348,8 @@ def render(path):
     run = Run(path)
     if not run.res:
         sys.exit(f"benchtable: {path} holds no benchmark result")
-    block = [BEGIN] + summary(run) + [END]
+    fc = first_contact()
+    block = [BEGIN] + summary(run) + ([""] + first_contact_line(fc) if fc else []) + [END]
     meta = run.meta
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -347,6 +373,13 @@ def render(path):
               "sees on a site it has just fetched.\n")
         print("## Summary\n")
         print("\n".join(block) + "\n")
+        if fc:
+            print("## First contact against C++\n")
+            print("`bench/cmd/firstcontact` (its go doc says how to run it), run beside this one: each file held "
+                  "in memory is parsed and one URL decided for Googlebot in Google semantics, nzrsky/robotstxt's "
+                  "C++ and ours taking turns pass by pass in one process; the ratio is the median of the pairs' "
+                  "C++ time / ours (higher is faster here), process CPU time.\n")
+            print("\n".join(fc) + "\n")
         print("## Every table\n")
         tables(run)
     with open(RESULTS, "w", encoding="utf-8") as f:
