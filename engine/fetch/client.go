@@ -1,81 +1,34 @@
 // Package fetch is the access method of robots.txt, as RFC 9309 sets it out
-// (docs/SEMANTICS.md, "Fetching robots.txt", gives each rule's sources): it
-// finds the robots.txt that governs a URL, fetches it over HTTP, compiles
-// it with engine.Compile, and caches the result, so that a crawler can ask
-// "may I fetch this URL?" in one call.
+// (docs/SEMANTICS.md, "Fetching robots.txt"): a Client finds the robots.txt
+// that governs a URL, fetches it over HTTP, compiles it and caches it, so
+// that a crawler asks "may I fetch this URL?" in one call:
 //
-// The algorithm: a page URL is reduced to its origin, scheme://host[:port],
-// which keys the cache (see RobotsURL). A fresh cache entry answers at once,
-// without allocating and without reading the clock (a timer per entry marks
-// it expired; the timer holds nothing but that mark, so a Client that is
-// dropped is garbage). Otherwise one fetch per origin runs, however many
-// lookups wait for it (single flight): GET /robots.txt, following up to five
-// redirects, also to other hosts, and reading at most the file size limit
-// (500 KiB) after undoing any gzip or deflate content coding. The whole fetch
-// ends by Options.Timeout, whatever the server does: a 1xx reply is never
-// read, a body is closed when the time is up. The answer is classified:
+//	client := fetch.New(fetch.Options{UserAgent: "FooBot/1.0 (+https://foo.example/bot)"})
+//	defer client.Close()
+//	ok, res, err := client.Allowed(ctx, "FooBot", "https://example.com/page")
 //
-//   - 2xx: the body is parsed (Fetched); it stays fresh for 24 hours, or for
-//     the Cache-Control max-age bounded by MinTTL and MaxTTL.
-//   - 4xx other than 429, more than five redirects, a 3xx that cannot be
-//     followed: there is no robots.txt, everything is allowed
-//     (UnavailableDefault), as fresh as a 2xx.
-//   - 429, 5xx, 1xx and undefined statuses, timeouts, DNS, connection, TLS
-//     and transfer errors (a header over DefaultMaxHeaderBytes, a content
-//     coding that cannot be decoded): the file
-//     is unreachable. The last copy fetched within 30 days is used (Stale);
-//     without one everything is disallowed (UnreachableDefault), until 30
-//     days after the site last answered (or after the first failure, when it
-//     never did), when everything is allowed again. Such a result is retried
-//     after a minute, backing off to an hour.
-//   - Koster1996 semantics only: 401 and 403 disallow everything
-//     (ForbiddenDefault), and a fetched file stays fresh for 7 days.
+// (Example runs it against a test server.) A fetch follows redirects; a 2xx
+// is the file, fresh for 24 hours; a 4xx means no robots.txt, so everything
+// is allowed; a 5xx, a 429 or a network error means unreachable, so the last
+// copy is used for up to 30 days, and without one everything is
+// disallowed. One fetch runs per site however many lookups wait for it, and
+// a cache hit takes no lock and allocates nothing. Result says where the
+// rules came from (Fetched, Cached, Stale, ...).
 //
-// When a fetched copy expires and it came with an ETag or a Last-Modified,
-// the next fetch is conditional (If-None-Match, If-Modified-Since; RFC 9110
-// section 13.1): a 304 Not Modified to it renews the copy without
-// downloading or compiling it again (Stats.Revalidated). A 304 to a request
-// that was not conditional is a 3xx that cannot be followed, as above.
+// Transport is an http.RoundTripper that obeys robots.txt for any
+// http.Client: a disallowed request is never sent (DisallowedError), and
+// with CrawlDelay each site's requests are paced by its crawl-delay
+// (ExampleTransport_crawler). Transport.Usage and Client.Usage give a
+// response's usage preferences (Content-Usage) for AI crawlers.
 //
-// With Options.Store the Client keeps what it fetched in a Store too, under
-// its own cache, so that the nodes of a fleet that share the Store (Redis:
-// package store/redisstore) fetch each robots.txt once between them, one
-// node holding the origin's lease while the others wait for its record,
-// and a node that restarts fetches nothing the Store still has. A fresh
-// entry of the Client's own cache answers without asking the Store. When
-// the Store fails, each node fetches on its own; a record that fails the
-// Client's checks is ignored, never applied (see Store). The crawl-delay
-// turns of a fleet are shared through a Pacer (Transport.Pacer).
+// A fleet shares fetched files and crawl-delay turns through a Store and a
+// Pacer (Redis: package store/redisstore); a single node can keep its cache
+// in a file (store/boltstore). Every bound (sizes, time-outs, entries,
+// bytes) is a named constant or an Options field, listed in LIMITS.md.
 //
-// The cache is bounded in entries and in bytes (what each compiled file
-// holds, counted again as its decisions build states, the URLs, error texts
-// and validators an entry keeps, each cut to a named limit, with a Store
-// the body of its copy, plus a fixed overhead per entry) and evicts the
-// least recently used entries, as a clock finds them (below). Close empties
-// it and ends the fetches in flight.
-//
-// On many cores: a cache hit takes no lock and writes nothing that another
-// core reads or writes. It finds the entry in a sync.Map (whose loads take
-// no lock and write nothing, from Go 1.24 on; before, the load of an origin
-// stored since the map last promoted its keys takes its lock, until enough
-// loads have missed), reads the entry's state and the flag its
-// timer sets, marks the entry used only when it is not marked already, and
-// counts itself in a counter of its P (the runtime's processor) that sits
-// in a cache line of its own; Stats adds the counters up. So 64 goroutines
-// on 64 cores asking about one site share only lines they read, which each
-// core keeps a copy of, and run as one goroutine on one core does: the hit
-// adds no wait for another core (the decision is the engine.Matcher's;
-// while its automaton builds states, those decisions are charged to the
-// entry under the lock, as below). What is serialised is a miss: the
-// insert, the eviction and the count of bytes take the Client's mutex, for
-// microseconds, once per origin per freshness (a fetch takes milliseconds),
-// and the single flight per origin is exact as before, as are MaxEntries
-// and MaxBytes, counted under the mutex. The price is that recency is
-// approximate: evict walks the entries in the order they were placed and
-// gives each that a hit marked used since a second chance (it is unmarked
-// and placed again), at most one round of them per eviction, and removes
-// the first unmarked one; an entry in use is never evicted before one that
-// no hit asked for since it was last passed over.
+// How it works (cache keys, freshness, conditional requests, the Store's
+// leases, the cache on many cores and its eviction) is in DESIGN.md beside
+// this file.
 package fetch
 
 import (
