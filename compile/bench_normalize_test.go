@@ -69,5 +69,5 @@ func BenchmarkNormalizePattern(b *testing.B) {
 // BenchmarkPathSpan measures finding a URL's path (what every decision
 // starts with) for each semantics on named inputs.
 func BenchmarkPathSpan(b *testing.B) {
-	benchEachURL(b, func(url string, sem Semantics) { PathSpanUncut(url, sem) })
+	benchEachURL(b, func(url string, sem Semantics) { pathSpanUncut(url, sem) })
 }

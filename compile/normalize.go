@@ -344,18 +344,18 @@ func NormalizePattern(p string, sem Semantics) string {
 // The two readings differ only inside an authority: Google ends it at ';'
 // as well.
 func PathSpan(rawURL string, sem Semantics) (slash bool, path string) {
-	slash, path = PathSpanUncut(rawURL, sem)
+	slash, path = pathSpanUncut(rawURL, sem)
 	if i := strings.IndexByte(path, '#'); i >= 0 {
 		path = path[:i]
 	}
 	return slash, path
 }
 
-// PathSpanUncut is PathSpan without the cut at '#': path runs on to the end
+// pathSpanUncut is PathSpan without the cut at '#': path runs on to the end
 // of rawURL, fragment included, for a caller that stops at the first '#'
 // itself (a scan that often ends before it need not look for it). Cutting
 // path at its first '#' gives PathSpan's; slash is the same.
-func PathSpanUncut(rawURL string, sem Semantics) (slash bool, path string) {
+func pathSpanUncut(rawURL string, sem Semantics) (slash bool, path string) {
 	if sem == Google {
 		path = googlePathUncut(rawURL)
 	} else {
@@ -364,7 +364,7 @@ func PathSpanUncut(rawURL string, sem Semantics) (slash bool, path string) {
 	return path == "" || path[0] != '/', path
 }
 
-// uriPathUncut is PathSpanUncut's path for RFC9309 and Koster1996: RFC 3986
+// uriPathUncut is pathSpanUncut's path for RFC9309 and Koster1996: RFC 3986
 // for a bare path and for a URL with an authority, Google's reading for any
 // other text.
 func uriPathUncut(u string) string {
@@ -424,7 +424,7 @@ func skipAuthority(s string) string {
 	return ""
 }
 
-// googlePathUncut is PathSpanUncut's path for Google: Google's
+// googlePathUncut is pathSpanUncut's path for Google: Google's
 // GetPathParamsQuery without the '/' it puts in front of a path that starts
 // with '?' or ';', and without its cut at '#'.
 func googlePathUncut(u string) string {
@@ -557,12 +557,12 @@ func IsCanonicalPath(path string, sem Semantics) bool {
 	return sem == Google || firstChange(path, modeLiteral) < 0
 }
 
-// PathRewrites returns the bytes that the canonical form of sem may write
+// pathRewrites returns the bytes that the canonical form of sem may write
 // differently in a path: a path holding none of them is canonical as it
 // is. Google's form rewrites nothing; RFC9309's and Koster1996's may
 // rewrite a '%' escape, a '*' or '$' (escaped, they are data in a URL) and
 // every byte >= 0x80.
-func PathRewrites(sem Semantics) string {
+func pathRewrites(sem Semantics) string {
 	if sem == Google {
 		return ""
 	}

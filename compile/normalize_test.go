@@ -594,10 +594,10 @@ func checkURLPath(t *testing.T, u string) {
 		if !strings.Contains(u, p) || strings.Contains(p, "#") {
 			t.Errorf("PathSpan(%q, %v) = %q: not a fragment-free part of the URL", u, sem, p)
 		}
-		uslash, up := PathSpanUncut(u, sem)
+		uslash, up := pathSpanUncut(u, sem)
 		cut, _, _ := strings.Cut(up, "#")
 		if uslash != slash || cut != p || !strings.HasSuffix(u, up) {
-			t.Errorf("PathSpanUncut(%q, %v) = %v, %q: want the rest of the URL from PathSpan's %v, %q on", u, sem, uslash, up, slash, p)
+			t.Errorf("pathSpanUncut(%q, %v) = %v, %q: want the rest of the URL from PathSpan's %v, %q on", u, sem, uslash, up, slash, p)
 		}
 		path := ExtractPath(u, sem)
 		if !strings.HasPrefix(path, "/") {
@@ -626,17 +626,17 @@ func checkURLPath(t *testing.T, u string) {
 	}
 }
 
-// TestPathRewrites checks PathRewrites against the canonical form itself: a
+// TestPathRewrites checks pathRewrites against the canonical form itself: a
 // path whose bytes are all outside it is left as it is, and each byte in it
 // is rewritten in some context.
 func TestPathRewrites(t *testing.T) {
 	for _, sem := range []Semantics{RFC9309, Google, Koster1996} {
-		rw := PathRewrites(sem)
+		rw := pathRewrites(sem)
 		for c := 0; c < 256; c++ {
 			b := string([]byte{byte(c)})
 			if strings.IndexByte(rw, byte(c)) < 0 {
 				if p := "/x" + b + "y" + b; normalizePath(p, sem) != p {
-					t.Errorf("%s: %q is rewritten, but %#x is not in PathRewrites", sem, p, c)
+					t.Errorf("%s: %q is rewritten, but %#x is not in pathRewrites", sem, p, c)
 				}
 				continue
 			}
@@ -645,7 +645,7 @@ func TestPathRewrites(t *testing.T) {
 				changed = changed || normalizePath(p, sem) != p
 			}
 			if !changed {
-				t.Errorf("%s: %#x is in PathRewrites but never rewritten", sem, c)
+				t.Errorf("%s: %#x is in pathRewrites but never rewritten", sem, c)
 			}
 		}
 	}

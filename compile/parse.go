@@ -892,7 +892,7 @@ func (b *builder) Usage(line int, value string) {
 	// rewrites it, as a rule's does.
 	at := b.keep(value)
 	n := 0
-	if path := UsagePath(value); path != "" {
+	if path := usagePath(value); path != "" {
 		m := patternMode(b.sem)
 		if first := firstChange(path, m); first >= 0 {
 			b.text = appendCanonical(b.text, path, first, m)

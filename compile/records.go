@@ -22,7 +22,7 @@ import "fmt"
 //	extension: the key, a bytes at at (lower case); the value, b bytes
 //	           after the key
 //	usage:     the value, a bytes at at; its path's pattern, b bytes
-//	           after the value, or the path itself (UsagePath) when b is
+//	           after the value, or the path itself (usagePath) when b is
 //	           0
 //	sitemap:   the URL, a bytes at at
 //
@@ -263,7 +263,7 @@ func usageRec(at, line, valLen, patLen int) rec {
 func (us Usages) At(i int) Usage {
 	r := us.rec(i)
 	value := us.d.str(r.at, r.a)
-	path := UsagePath(value)
+	path := usagePath(value)
 	return Usage{Pattern: us.pattern(r), Path: path, Statement: trimSpace(value[len(path):]), Value: value, Line: r.lineOf()}
 }
 
@@ -278,7 +278,7 @@ func (us Usages) span(r rec) (start, end int) {
 	if start, end, ok := r.rewritten(); ok {
 		return start, end
 	}
-	return int(r.at), int(r.at) + len(UsagePath(us.d.str(r.at, r.a)))
+	return int(r.at), int(r.at) + len(usagePath(us.d.str(r.at, r.a)))
 }
 
 // Line returns the line of the i-th content-usage line: At(i).Line.
@@ -288,7 +288,7 @@ func (us Usages) Line(i int) int { return us.rec(i).lineOf() }
 func (us Usages) Statement(i int) string {
 	r := us.rec(i)
 	value := us.d.str(r.at, r.a)
-	return trimSpace(value[len(UsagePath(value)):])
+	return trimSpace(value[len(usagePath(value)):])
 }
 
 func (us Usages) pattern(r rec) string {
@@ -314,10 +314,10 @@ func (us Usages) String() string { return fmt.Sprint(us.Slice()) }
 // Equal reports whether us and o hold the same lines in the same order.
 func (us Usages) Equal(o Usages) bool { return equalRuns(us.run, o.run, us.At, o.At) }
 
-// UsagePath returns the path of a content-usage line's value: "" when
+// usagePath returns the path of a content-usage line's value: "" when
 // the value does not start with '/' (the path is absent), else the value
 // up to its first space or tab (draft-ietf-aipref-attach section 3.2).
-func UsagePath(value string) string {
+func usagePath(value string) string {
 	if value == "" || value[0] != '/' {
 		return ""
 	}
