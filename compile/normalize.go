@@ -164,39 +164,13 @@ func unitChanges(s string, i int, c uint8, m mode) bool {
 // differently, or -1 when m leaves s as it is. It does not allocate.
 func firstChange(s string, m mode) int {
 	mask := m.rewriteMask()
-	i := 0
-	for i+8 <= len(s) && !mayChange(bytesearch.Load64(s[i:]), m) {
-		i += 8
-	}
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		c := class[s[i]]
 		if c&mask != 0 && unitChanges(s, i, c, m) {
 			return i
 		}
 	}
 	return -1
-}
-
-// mayChange reports whether one of the 8 bytes in w may be written
-// differently in m: a byte >= 0x80, a '%', and in modePattern a '$', in
-// modeLiteral a '$' or a '*' (rewriteMask's classes). Most patterns have
-// none, and firstChange skips them 8 bytes at a time.
-func mayChange(w uint64, m mode) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	// A byte of x is 0 where w has the byte looked for, and (x-lo)&^x
-	// has the top bit of such a byte set (and maybe of bytes above it);
-	// w's own top bits are the bytes >= 0x80.
-	x := w ^ lo*'%'
-	t := w | (x-lo)&^x
-	if m != modeGoogle {
-		x = w ^ lo*'$'
-		t |= (x - lo) &^ x
-		if m == modeLiteral {
-			x = w ^ lo*'*'
-			t |= (x - lo) &^ x
-		}
-	}
-	return t&hi != 0
 }
 
 // unit returns the canonical form of the unit at s[i] in m (out[:n]) and the

@@ -1,14 +1,11 @@
 package compile
 
 import (
-	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/seed-275a9bd5/robotstxt/internal/bytesearch"
 )
 
 // handler receives each line of a robots.txt as scan reads it: Parse's
@@ -292,7 +289,7 @@ func (sc *scanner) run() scanResult {
 	}
 	for i < len(s) {
 		if nextLF < i {
-			nextLF = indexLF(s, i)
+			nextLF = indexFrom(s, i, '\n')
 		}
 		if nextCR < i {
 			nextCR = indexFrom(s, i, '\r')
@@ -306,39 +303,6 @@ func (sc *scanner) run() scanResult {
 		i = end + 1
 	}
 	return scanResult{Size: len(s), Lines: lines, HasNUL: sc.hasNUL}
-}
-
-// indexColon returns the index of the first ':' in text, or -1. A key
-// is short: the first 16 bytes are looked at inline, eight at a time.
-func indexColon(text string) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i < 16 && i+8 <= len(text); i += 8 {
-		x := bytesearch.Load64(text[i:]) ^ lo*':'
-		if t := (x - lo) &^ x & hi; t != 0 {
-			return i + bits.TrailingZeros64(t)>>3
-		}
-	}
-	if j := strings.IndexByte(text[i:], ':'); j >= 0 {
-		return i + j
-	}
-	return -1
-}
-
-// indexLF returns the index of the first '\n' in s at or after i, or
-// len(s). Most lines are a few dozen bytes: it looks at the next 32 bytes
-// eight at a time, inline, before it calls the vectorised search, whose
-// call costs more than a short line's bytes.
-func indexLF(s string, i int) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for k := 0; k < 4 && i+8 <= len(s); k++ {
-		x := bytesearch.Load64(s[i:]) ^ lo*'\n'
-		if t := (x - lo) &^ x & hi; t != 0 {
-			return i + bits.TrailingZeros64(t)>>3
-		}
-		i += 8
-	}
-	return indexFrom(s, i, '\n')
 }
 
 // indexFrom returns the index of c in s at or after i, or len(s).
@@ -394,7 +358,7 @@ func (sc *scanner) line(num, start, end int) {
 	// key : value, split at the first colon; or "key value" without one.
 	var key, value string
 	missingColon := false
-	if c := indexColon(text); c >= 0 {
+	if c := strings.IndexByte(text, ':'); c >= 0 {
 		key, value = trimSpace(text[:c]), trimSpace(text[c+1:])
 		if key == "" {
 			sc.diag(num, DiagMissingColon, content, msgNoKey)
