@@ -89,16 +89,16 @@ func (e Extensions) Signals() Signals {
 // add combines one key=value pair into s; the key's case is ignored.
 func (s *Signals) add(p ContentSignal) {
 	switch {
-	case strings.EqualFold(p.Key, SignalSearch):
+	case equalFoldASCII(p.Key, SignalSearch):
 		combineSignal(&s.Search, &s.SearchLine, yesNo(p.Value), p.Line)
-	case strings.EqualFold(p.Key, SignalAIInput):
+	case equalFoldASCII(p.Key, SignalAIInput):
 		combineSignal(&s.AIInput, &s.AIInputLine, yesNo(p.Value), p.Line)
-	case strings.EqualFold(p.Key, SignalAITrain):
+	case equalFoldASCII(p.Key, SignalAITrain):
 		combineSignal(&s.AITrain, &s.AITrainLine, yesNo(p.Value), p.Line)
-	case strings.EqualFold(p.Key, SignalUse):
+	case equalFoldASCII(p.Key, SignalUse):
 		u := UseUnset
 		for i, name := range contentUseNames[1:] {
-			if strings.EqualFold(p.Value, name) {
+			if equalFoldASCII(p.Value, name) {
 				u = ContentUse(i + 1)
 			}
 		}
@@ -112,9 +112,9 @@ func (s *Signals) add(p ContentSignal) {
 // else (ai-train=disallow) states nothing.
 func yesNo(v string) Preference {
 	switch {
-	case strings.EqualFold(v, "yes"):
+	case equalFoldASCII(v, "yes"):
 		return UsageAllowed
-	case strings.EqualFold(v, "no"):
+	case equalFoldASCII(v, "no"):
 		return UsageDisallowed
 	}
 	return UsageUnknown
@@ -156,4 +156,23 @@ func eachContentSignal(value string, f func(k, v string)) {
 		}
 		value = rest
 	}
+}
+
+// equalFoldASCII reports whether s equals the lower-case ASCII word
+// lower, ignoring ASCII case only (strings.EqualFold would also take the
+// Kelvin sign for a k).
+func equalFoldASCII(s, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
