@@ -1,6 +1,7 @@
 package page_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -100,15 +101,79 @@ func compare(t *testing.T, c reference.PageCase, who string, got reference.PageA
 	}
 }
 
-// TestConformance_Page runs every case of the page-signals table through
-// the package and through the reference.
-func TestConformance_Page(t *testing.T) {
+// runCases runs the table's cases whose name starts with prefix through
+// the package and through the reference, and returns how many ran.
+func runCases(t *testing.T, prefix string) int {
+	t.Helper()
+	cases, err := reference.LoadPageConformance(tablePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		if !strings.HasPrefix(c.Name, prefix) {
+			continue
+		}
+		n++
+		compare(t, c, "page.Read", jsonAnswer(readCase(t, c)))
+		compare(t, c, "reference.Page", reference.Page(c.Input()))
+	}
+	if n == 0 {
+		t.Fatalf("no case named %s...", prefix)
+	}
+	return n
+}
+
+// sources are the prefixes of the table's case names, each run by a test
+// named after it.
+var sources = []string{"google-meta/", "google-header/", "mdn/", "pitfall/", "date/", "tdmrep/", "aipref/", "content-signal/", "limit/"}
+
+// TestConformance_EveryCaseHasASource: every case is run by one of the
+// tests below.
+func TestConformance_EveryCaseHasASource(t *testing.T) {
 	cases, err := reference.LoadPageConformance(tablePath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		compare(t, c, "page.Read", jsonAnswer(readCase(t, c)))
-		compare(t, c, "reference.Page", reference.Page(c.Input()))
+		ok := false
+		for _, p := range sources {
+			ok = ok || strings.HasPrefix(c.Name, p)
+		}
+		if !ok {
+			t.Errorf("case %s: its name starts with none of %q", c.Name, sources)
+		}
 	}
 }
+
+// Google's "Robots meta tag, data-nosnippet, and X-Robots-Tag
+// specifications": every example, the meta tag's.
+func TestGoogleMeta_Examples(t *testing.T) { runCases(t, "google-meta/") }
+
+// The same page's X-Robots-Tag examples, and the indexifembedded blog
+// post's.
+func TestGoogleHeader_Examples(t *testing.T) { runCases(t, "google-header/") }
+
+// MDN's X-Robots-Tag page: every example, and its rule on header and meta.
+func TestMDN_XRobotsTagExamples(t *testing.T) { runCases(t, "mdn/") }
+
+// What established crawlers get wrong (StormCrawler, Nutch, Norconex,
+// spatie, img2dataset, crawler-commons' corpus): read right here.
+func TestPitfall_EstablishedCrawlers(t *testing.T) { runCases(t, "pitfall/") }
+
+// unavailable_after's date forms: RFC 822/1123, RFC 850, ANSI C, ISO 8601.
+func TestGoogleMeta_UnavailableAfterDates(t *testing.T) { runCases(t, "date/") }
+
+// The W3C TDM Reservation Protocol: header, meta, tdmrep.json and their
+// precedence.
+func TestTDMRep_Precedence(t *testing.T) { runCases(t, "tdmrep/") }
+
+// Content-Usage from robots.txt and the header in the AI-training and
+// search answers.
+func TestAIPref_PageAnswer(t *testing.T) { runCases(t, "aipref/") }
+
+// Cloudflare's Content-Signal in the answer.
+func TestContentSignal_PageAnswer(t *testing.T) { runCases(t, "content-signal/") }
+
+// The HTML's byte limit.
+func TestLimits_MaxHTMLBytes(t *testing.T) { runCases(t, "limit/") }
