@@ -35,7 +35,7 @@ func TestTDMRep_FileFirstMatch(t *testing.T) {
 		{"https://example.com/images/a.pdf", page.TDMReserved, "https://provider.com/policies/policy.json", 1}, // first, not longest
 		{"https://example.com/doc/a.pdf", page.TDMReserved, "", 2},
 		{"https://example.com/doc/a.pdf?x", page.TDMNotReserved, "", 3},
-		{"https://example.com/Images/a.png", page.TDMNotReserved, "", 3}, // case-sensitive
+		{"https://example.com/Images/a.png", page.TDMNotReserved, "", 3},                                         // case-sensitive
 		{"https://example.com/%69mages/a.png", page.TDMReserved, "https://provider.com/policies/policy.json", 1}, // %69 is i
 		{"/never", page.TDMNotReserved, "", 3},
 	} {
