@@ -34,7 +34,6 @@
 package page
 
 import (
-	"net/http"
 	"strconv"
 	"time"
 
@@ -53,9 +52,12 @@ const DefaultMaxHTMLBytes = 15 << 20
 // Input is what Read reads: the response and what the site's robots.txt
 // says of its URL. Every field may be left zero.
 type Input struct {
-	// Header is the response's header: X-Robots-Tag, tdm-reservation,
-	// tdm-policy and Content-Usage are read from it.
-	Header http.Header
+	// Header is the response's header, an http.Header (a map of field
+	// names in canonical form, as net/http keeps them, to their field
+	// lines): X-Robots-Tag, Tdm-Reservation, Tdm-Policy and Content-Usage
+	// are read from it. The type is the map itself so that a program that
+	// reads pages need not link net/http.
+	Header map[string][]string
 	// HTML is the response body when it is an HTML document, or its
 	// start. Read reads at most MaxHTMLBytes of it.
 	HTML []byte

@@ -27,18 +27,18 @@ func Read(in Input, tokens ...string) Answer {
 		a:      Answer{MaxSnippet: NoLimit, MaxVideoPreview: NoLimit, Signals: in.Robots.Signals},
 		tokens: tokens,
 	}
-	for i, v := range in.Header.Values(fieldRobotsTag) {
+	for i, v := range values(in.Header, fieldRobotsTag) {
 		r.value(v, Origin{Source: SourceXRobotsTag, Line: i + 1}, true)
 	}
 	tdm := in.TDMFile
 	var headerTDM TDM
-	for i, v := range in.Header.Values(fieldTDMReservation) {
+	for i, v := range values(in.Header, fieldTDMReservation) {
 		if res := reservation(v); res != TDMUnset {
 			headerTDM = TDM{Reservation: res, From: Origin{Source: SourceTDMHeader, Line: i + 1}}
 		}
 	}
 	if headerTDM.Reservation != TDMUnset {
-		for _, v := range in.Header.Values(fieldTDMPolicy) {
+		for _, v := range values(in.Header, fieldTDMPolicy) {
 			if v = trim(v); v != "" {
 				headerTDM.Policy = v
 			}
@@ -74,7 +74,7 @@ func categories(in Input, a *Answer, noAI Origin) (train, search Category) {
 	u, s := in.Robots.Usage, in.Robots.Signals
 	train.ContentUsage = vote(u.TrainAI, Origin{Source: SourceRobotsUsage, Line: u.TrainAILine})
 	search.ContentUsage = vote(u.Search, Origin{Source: SourceRobotsUsage, Line: u.SearchLine})
-	if h := in.Header.Values(fieldContentUsage); len(h) > 0 {
+	if h := values(in.Header, fieldContentUsage); len(h) > 0 {
 		o := Origin{Source: SourceUsageHeader}
 		train.UsageHeader = vote(engine.StatementPreference(engine.CategoryTrainAI, h...), o)
 		search.UsageHeader = vote(engine.StatementPreference(engine.CategorySearch, h...), o)
@@ -321,3 +321,7 @@ func tokenOf[T text](tokens []string, name T) string {
 	}
 	return ""
 }
+
+// values returns the field lines of the header field key, a canonical
+// name, as http.Header.Values does.
+func values(h map[string][]string, key string) []string { return h[key] }
