@@ -60,21 +60,31 @@ func (c *Client) Page(ctx context.Context, agent, pageURL string, header http.He
 	if err != nil {
 		return page.Answer{}, Result{}, err
 	}
-	var tokens []string
-	if agent != "" && agent != "*" {
-		tokens = []string{agent}
+	return c.pageWith(st, c.agentMatcher(st, agent), pageURL, header, body, agentTokens(agent)), st.result(hit), nil
+}
+
+// agentTokens returns the product tokens of agent: none for "" and "*".
+func agentTokens(agent string) []string {
+	if agent == "" || agent == "*" {
+		return nil
 	}
-	return c.pageWith(st, c.agentMatcher(st, agent), pageURL, header, body, tokens), st.result(hit), nil
+	return []string{agent}
 }
 
 // pageWith reads the page of pageURL with m, a matcher of st's rules, for
 // the crawler's tokens, charging st's entry as usageWith does.
 func (c *Client) pageWith(st *state, m *engine.Matcher, pageURL string, header http.Header, body []byte, tokens []string) page.Answer {
+	return page.Read(c.pageInput(st, m, pageURL, header, body), tokens...)
+}
+
+// pageInput returns what page.Read reads of the page of pageURL with m, a
+// matcher of st's rules.
+func (c *Client) pageInput(st *state, m *engine.Matcher, pageURL string, header http.Header, body []byte) page.Input {
 	in := page.Input{Header: header, Robots: page.Robots{Usage: c.usageWith(st, m, pageURL, nil), Signals: m.Signals()}}
 	if isHTML(header) {
 		in.HTML = body
 	}
-	return page.Read(in, tokens...)
+	return in
 }
 
 // isHTML reports whether a response with header is read as HTML: its
