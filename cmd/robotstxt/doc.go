@@ -182,7 +182,8 @@
 //
 //	0  check, explain: every URL was a URL or path and was decided;
 //	   dump: printed; lint: no finding; fetch: an answer came (a robots.txt,
-//	   or a 4xx: no robots.txt, everything allowed); help, version
+//	   or a 4xx: no robots.txt, everything allowed); page: an answer was
+//	   printed; help, version
 //	1  check, explain, fetch: some line or argument was not a URL or path
 //	   (it was still decided), or a line was too long (not decided); lint:
 //	   some finding; any command: the output could not be written
@@ -193,6 +194,17 @@
 //	   files first; fetch: no robotstxt-fetch to carry it out
 //	3  fetch: the robots.txt was unreachable (network error, timeout, 429 or
 //	   5xx), so everything is disallowed; the decisions are printed first
+//
+// # What a page says
+//
+// page reads a fetched page for the crawler's product tokens (--agent): its
+// response header field lines (--header 'X-Robots-Tag: googlebot: noindex',
+// in order), its HTML (--html), the site's robots.txt for its URL
+// (--robots with --url) and the origin's tdmrep.json (--tdmrep with --url),
+// and prints each answer (index, follow, archive, snippet, previews, image
+// index, translate, index-if-embedded, unavailable_after, AI training,
+// search, the TDM reservation) with what decided it, or one JSON object
+// (--format json). A URL robots.txt disallows has no answer.
 //
 // # Memory
 //
