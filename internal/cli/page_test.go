@@ -155,3 +155,30 @@ func TestPage_Usage(t *testing.T) {
 		t.Errorf("--html -: status %d, output %q", status, out)
 	}
 }
+
+// TestAbuse_PageHTML: HTML past the limit is cut, not read whole, and a
+// hostile page (deep nesting, a tag that never ends, binary bytes) gives
+// an answer.
+func TestAbuse_PageHTML(t *testing.T) {
+	for name, html := range map[string]string{
+		"past the limit": strings.Repeat("<div>", 16<<20/5+1) + "<meta name=robots content=noindex>",
+		"unended tag":    "<meta name=robots content=\"noindex" + strings.Repeat("x", 1<<20),
+		"binary":         "\x00\xff\xfe<meta\x00 name=robots content=noindex>",
+	} {
+		status, out, errs := cli(t, html, "page", "--agent", "a", "--html", "-", "--format", "json")
+		if status != exitOK || errs != "" {
+			t.Errorf("%s: status %d, stderr %q", name, status, errs)
+			continue
+		}
+		var got struct {
+			Index     bool `json:"index"`
+			Truncated bool `json:"truncated"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if name == "past the limit" && (!got.Truncated || !got.Index) {
+			t.Errorf("%s: %s; want truncated, and the tag past the limit unread", name, out)
+		}
+	}
+}
