@@ -118,3 +118,11 @@ func TestContentSignal_AIInputAndUse(t *testing.T) {
 		t.Errorf("AITrain = %v: ai-input is no AI-training signal", a.AITrain.Answer)
 	}
 }
+
+// TDMRep: a file rule that states no reservation is no source.
+func TestTDMRep_UnsetFileRuleStatesNothing(t *testing.T) {
+	in := page.Input{TDMFile: page.TDM{Policy: "https://example.com/p", From: page.Origin{Source: page.SourceTDMFile, Line: 1}}}
+	if a := page.Read(in, "Googlebot"); a.TDM != (page.TDM{}) || a.AITrain.Answer != engine.UsageUnknown {
+		t.Errorf("TDM %+v, AITrain %v; want nothing", a.TDM, a.AITrain.Answer)
+	}
+}

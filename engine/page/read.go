@@ -30,20 +30,13 @@ func Read(in Input, tokens ...string) Answer {
 	for i, v := range values(in.Header, fieldRobotsTag) {
 		r.value(v, Origin{Source: SourceXRobotsTag, Line: i + 1}, true)
 	}
-	tdm := in.TDMFile
-	var headerTDM TDM
-	for i, v := range values(in.Header, fieldTDMReservation) {
-		if res := reservation(v); res != TDMUnset {
-			headerTDM = TDM{Reservation: res, From: Origin{Source: SourceTDMHeader, Line: i + 1}}
-		}
+	// TDMRep: the file, overridden by the header, overridden by the meta.
+	var tdm TDM
+	if in.TDMFile.Reservation != TDMUnset {
+		tdm = in.TDMFile
 	}
-	if headerTDM.Reservation != TDMUnset {
-		for _, v := range values(in.Header, fieldTDMPolicy) {
-			if v = trim(v); v != "" {
-				headerTDM.Policy = v
-			}
-		}
-		tdm = headerTDM
+	if h := headerTDM(in.Header); h.Reservation != TDMUnset {
+		tdm = h
 	}
 	html := in.HTML
 	limit := in.MaxHTMLBytes
@@ -66,6 +59,26 @@ func Read(in Input, tokens ...string) Answer {
 	}
 	r.a.AITrain, r.a.Search = categories(in, &r.a, r.noAI)
 	return r.a
+}
+
+// headerTDM returns the TDMRep answer of a response's header: the last
+// tdm-reservation field line that states 0 or 1, with the last non-empty
+// tdm-policy.
+func headerTDM(h map[string][]string) TDM {
+	var t TDM
+	for i, v := range values(h, fieldTDMReservation) {
+		if res := reservation(v); res != TDMUnset {
+			t = TDM{Reservation: res, From: Origin{Source: SourceTDMHeader, Line: i + 1}}
+		}
+	}
+	if t.Reservation != TDMUnset {
+		for _, v := range values(h, fieldTDMPolicy) {
+			if v = trim(v); v != "" {
+				t.Policy = v
+			}
+		}
+	}
+	return t
 }
 
 // categories returns the AI-training and search answers of a.
