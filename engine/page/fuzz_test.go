@@ -125,3 +125,56 @@ func TestDifferential_PageSmallAlphabet(t *testing.T) {
 		}
 	}
 }
+
+// datePieces are the alphabet TestDifferential_PageDates writes dates in.
+var datePieces = []string{
+	"Wed", "wednesday", "Sun", ",", " ", "  ", "\t", "03", "3", "6", "31", "30", "29", "02", "2025", "1994", "94", "00", "2000", "2100",
+	"Dec", "feb", "Nov", "JUN", "-", ":", "13", "09", "53", "60", "24", "23", "GMT", "pst", "UT", "Z", "z", "CET", "+0100", "-0530",
+	"+01:00", "+01", "T", "t", ".", "5", "123456789", "1234567890",
+}
+
+// TestDifferential_PageDates compares the package's and the reference's
+// reading of unavailable_after dates written from datePieces, and of ISO
+// dates with a few bytes changed.
+func TestDifferential_PageDates(t *testing.T) {
+	n := 50000
+	if testing.Short() {
+		n = 5000
+	}
+	rnd := uint64(7)
+	next := func(k int) int {
+		rnd ^= rnd << 13
+		rnd ^= rnd >> 7
+		rnd ^= rnd << 17
+		return int(rnd % uint64(k))
+	}
+	dates := 0
+	seeds := []string{"2025-12-03T13:09:53+01:00", "2020-09-21", "2020-02-29T10:00:00.5Z", "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"}
+	for i := range n {
+		var date string
+		if i%2 == 0 {
+			var b strings.Builder
+			for range 1 + next(9) {
+				b.WriteString(datePieces[next(len(datePieces))])
+			}
+			date = b.String()
+		} else {
+			d := []byte(seeds[next(len(seeds))])
+			for range 1 + next(2) {
+				d[next(len(d))] = "0123456789:-+TZ ,."[next(18)]
+			}
+			date = string(d)
+		}
+		c := reference.PageCase{Agents: []string{"a"}, Header: []string{"X-Robots-Tag: unavailable_after: " + date}}
+		got, want := jsonAnswer(readCase(t, c)), reference.Page(c.Input())
+		if got.UnavailableAfter != want.UnavailableAfter {
+			t.Fatalf("unavailable_after: %q: package %q, reference %q", date, got.UnavailableAfter, want.UnavailableAfter)
+		}
+		if got.UnavailableAfter != "" {
+			dates++
+		}
+	}
+	if dates < n/20 {
+		t.Errorf("only %d of %d inputs were dates: the test checks little", dates, n)
+	}
+}
