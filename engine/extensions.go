@@ -430,16 +430,11 @@ func parseCleanParam(value string) (CleanParam, bool) {
 // appendContentSignals appends the key=value pairs of a content-signal
 // value, separated by commas, and reports whether every pair was one.
 func appendContentSignals(dst []ContentSignal, value string, line int) ([]ContentSignal, bool) {
-	if strings.TrimSpace(value) == "" {
+	if !validContentSignals(value) {
 		return dst, false
 	}
-	for _, pair := range strings.Split(value, ",") {
-		k, v, ok := strings.Cut(pair, "=")
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if !ok || k == "" || v == "" || strings.ContainsAny(k, " \t") {
-			return dst, false
-		}
+	eachContentSignal(value, func(k, v string) {
 		dst = append(dst, ContentSignal{Key: strings.ToLower(k), Value: v, Line: line})
-	}
+	})
 	return dst, true
 }

@@ -8,7 +8,8 @@
 //	robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
 //	robotstxt dump    --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
 //	robotstxt lint    [--semantics S] [--format text|json] FILE ...
-//	robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+//	robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--usage] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+//	robotstxt page    --agent TOKEN... [--header 'Name: value']... [--html FILE] [--robots FILE --url URL] [--tdmrep FILE] [--format text|json]
 //	robotstxt help    [COMMAND]
 //	robotstxt version [--json]
 //
@@ -181,7 +182,8 @@
 //
 //	0  check, explain: every URL was a URL or path and was decided;
 //	   dump: printed; lint: no finding; fetch: an answer came (a robots.txt,
-//	   or a 4xx: no robots.txt, everything allowed); help, version
+//	   or a 4xx: no robots.txt, everything allowed); page: an answer was
+//	   printed; help, version
 //	1  check, explain, fetch: some line or argument was not a URL or path
 //	   (it was still decided), or a line was too long (not decided); lint:
 //	   some finding; any command: the output could not be written
@@ -192,6 +194,17 @@
 //	   files first; fetch: no robotstxt-fetch to carry it out
 //	3  fetch: the robots.txt was unreachable (network error, timeout, 429 or
 //	   5xx), so everything is disallowed; the decisions are printed first
+//
+// # What a page says
+//
+// page reads a fetched page for the crawler's product tokens (--agent): its
+// response header field lines (--header 'X-Robots-Tag: googlebot: noindex',
+// in order), its HTML (--html), the site's robots.txt for its URL
+// (--robots with --url) and the origin's tdmrep.json (--tdmrep with --url),
+// and prints each answer (index, follow, archive, snippet, previews, image
+// index, translate, index-if-embedded, unavailable_after, AI training,
+// search, the TDM reservation) with what decided it, or one JSON object
+// (--format json). A URL robots.txt disallows has no answer.
 //
 // # Memory
 //

@@ -41,6 +41,12 @@
 // not its callbacks: call Obey on it too, with the same Transport. Register
 // OnRequestHeaders callbacks that abort requests before calling Obey, so
 // that an aborted request takes no turn.
+//
+// Once a page is fetched, Page says what it says to the crawler (may it be
+// indexed, its links followed, its content used to train AI: X-Robots-Tag,
+// robots meta tags, TDMRep, Content-Usage and robots.txt's Content-Signal)
+// and Usage gives its Content-Usage preferences, from the *colly.Response
+// and the same Transport, with a context of the caller's.
 package robotscolly
 
 import (

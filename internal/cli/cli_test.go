@@ -799,7 +799,7 @@ func TestREADME_FirstCommand(t *testing.T) {
 // each command's help starts with its line.
 func TestREADME_CommandLineUsage(t *testing.T) {
 	want := usageLines(usage, "  ")
-	if len(want) != 7 {
+	if len(want) != 8 {
 		t.Fatalf("usage has %d command lines:\n%s", len(want), usage)
 	}
 	readme, err := os.ReadFile("../../README.md")
@@ -821,10 +821,10 @@ func TestREADME_CommandLineUsage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := usageLines(string(doc), "//\t"); strings.Join(got[:min(len(got), 7)], "\n") != strings.Join(want, "\n") {
+	if got := usageLines(string(doc), "//\t"); strings.Join(got[:min(len(got), 8)], "\n") != strings.Join(want, "\n") {
 		t.Errorf("doc.go usage:\n%s\nwant (robotstxt help):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	for _, l := range want[:5] {
+	for _, l := range want[:6] {
 		cmd := strings.Fields(l)[1]
 		if h := commandUsage[cmd]; !strings.HasPrefix(h, "Usage: "+l+"\n") {
 			t.Errorf("help %s starts %q, want %q", cmd, h[:min(len(h), 200)], "Usage: "+l)

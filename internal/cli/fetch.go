@@ -12,7 +12,7 @@ import (
 	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
-const fetchUsage = `Usage: robotstxt fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+const fetchUsage = `Usage: robotstxt fetch [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--usage] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
 
 Fetches the robots.txt that governs SITE_URL (an absolute http or https URL,
 such as https://example.com/ or http://127.0.0.1:8080/page), as a crawler
@@ -40,7 +40,9 @@ Then, when PATH_OR_URL arguments, --agent or --user-agent are given, it
 decides each PATH_OR_URL (or SITE_URL itself when there is none) for the
 crawler, one line each in the format of 'robotstxt check': "allowed<TAB>URL"
 or "disallowed<TAB>URL", with --explain a third field "line N: allow
-PATTERN", "line N: disallow PATTERN" or "-". Paths are decided as they are
+PATTERN", "line N: disallow PATTERN" or "-", with --usage a last field, the
+AI usage preferences of the URL from the robots.txt's Content-Usage lines
+("train-ai=X search=Y", or "-" for a disallowed URL), as check prints them. Paths are decided as they are
 ("" is "/"); URLs must be on the site of SITE_URL. Anything else (such as
 "page/x") is decided as check decides it, as the semantics reads it, with a
 warning on standard error and exit status 1. The crawler's tokens are every
@@ -57,6 +59,8 @@ Flags:
   --agent-chain          obey only the groups of the first token that a group
                          names (Google's documented precedence)
   --explain              add the deciding rule as a third field
+  --usage                add the usage preferences (Content-Usage lines) as
+                         the last field
   --extensions           print the sitemaps and the crawler's extension lines
   --semantics S          rfc9309 (default), google or koster1996
   --timeout DURATION     how long the fetch may take, such as 10s or 1m
@@ -136,6 +140,7 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 	var sem semanticsFlag
 	fs.Var(&sem, "semantics", "")
 	explain := fs.Bool("explain", false, "")
+	usage := fs.Bool("usage", false, "")
 	extensions := fs.Bool("extensions", false, "")
 	chain := fs.Bool("agent-chain", false, "")
 	var userAgent *string
@@ -217,7 +222,7 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 	if *extensions {
 		writeExtensionLines(w, res.Robots, m)
 	}
-	c := &checker{m: m, sem: sem.s, explain: *explain, w: w, stderr: stderr}
+	c := &checker{m: m, sem: sem.s, explain: *explain, usage: *usage, w: w, stderr: stderr}
 	if err := c.args(targets); err != nil {
 		return writeFailed(err, exitOK, stderr)
 	}

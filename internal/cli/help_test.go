@@ -57,7 +57,7 @@ func helpFlags(help string) (usage, listed []string) {
 // line and in its Flags section, exactly the flags the command defines
 // (issue 31: help texts that contradict their command).
 func TestHelp_FlagsAreTheCommands(t *testing.T) {
-	for _, cmd := range []string{"check", "explain", "dump", "lint", "fetch", "version"} {
+	for _, cmd := range []string{"check", "explain", "dump", "lint", "fetch", "page", "version"} {
 		defined := commandFlags(t, cmd)
 		usage, listed := helpFlags(commandUsage[cmd])
 		if strings.Join(usage, " ") != strings.Join(defined, " ") {

@@ -74,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runExplain(rest, stdin, stdout, stderr)
 	case "fetch":
 		return runFetch(rest, stdout, stderr)
+	case "page":
+		return runPage(rest, stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout, stderr)
 	case "version", "-version", "--version":
@@ -107,7 +109,8 @@ Usage:
   robotstxt explain --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] URL ...
   robotstxt dump    --robots FILE (--agent TOKEN | --user-agent HEADER)... [--agent-chain] [--semantics S] [--automaton]
   robotstxt lint    [--semantics S] [--format text|json] FILE ...
-  robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+  robotstxt fetch   [--agent TOKEN ...] [--user-agent HEADER] [--agent-chain] [--semantics S] [--explain] [--usage] [--extensions] [--timeout DURATION] SITE_URL [PATH_OR_URL ...]
+  robotstxt page    --agent TOKEN... [--header 'Name: value']... [--html FILE] [--robots FILE --url URL] [--tdmrep FILE] [--format text|json]
   robotstxt help    [COMMAND]
   robotstxt version [--json]
 
@@ -115,7 +118,8 @@ S is rfc9309 (default), google or koster1996. FILE "-" is standard input.
 'robotstxt help COMMAND' describes a command, its flags and its exit statuses.
 
 Exit status:
-  0  done: every URL decided, lint found nothing, fetch got an answer
+  0  done: every URL decided, lint found nothing, fetch got an answer,
+     page gave an answer
   1  check, explain, fetch: some URL was not a URL or path, or too long;
      lint: something found; any command: the output could not be written
   2  bad usage, or a robots.txt or URL file that cannot be read
@@ -132,7 +136,7 @@ var commandUsage = map[string]string{
 	"version": versionUsage,
 }
 
-const commandList = "check, explain, dump, lint, fetch, help, version"
+const commandList = "check, explain, dump, lint, fetch, page, help, version"
 
 // fail prints one line "robotstxt: ..." on stderr and returns exitUsage.
 func fail(stderr io.Writer, format string, args ...any) int {

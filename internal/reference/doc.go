@@ -38,6 +38,13 @@
 // (sfv.go), written from the RFC without the engine's Structured Fields
 // library.
 //
+// It reads what a page says (docs/SEMANTICS.md section 8; page.go,
+// pagedate.go, pageconf.go) from a list of every directive that applies,
+// one plain loop per answer, with dates read by a parser of its own; it
+// shares no code with package engine/page but the HTML tokenizer of
+// golang.org/x/net/html, whose reading of a tag is the definition both
+// follow. Its table is testdata/page/conformance.json.
+//
 // The conformance table states, for each case, the decision that
 // docs/SEMANTICS.md (and the source it comes from) requires in one, two or
 // all three semantics, and for some the usage preferences. The expectations were derived by hand from the text,

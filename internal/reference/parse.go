@@ -28,6 +28,9 @@ type Group struct {
 	Agents []Agent
 	Rules  []Rule
 	Usages []UsageLine
+	// Signals are its content-signal lines (docs/SEMANTICS.md section
+	// 8), as UsageLines: number and value as written.
+	Signals []UsageLine
 }
 
 // Agent is a user-agent line: its number and its value as written.
@@ -117,6 +120,9 @@ func Parse(body []byte, sem compile.Semantics) *File {
 		case lineExtension:
 			if cur != nil {
 				hasOwn = true
+				if strings.EqualFold(key, "content-signal") {
+					cur.Signals = append(cur.Signals, UsageLine{Line: num, Value: value})
+				}
 			}
 		case lineUsage:
 			if cur == nil {

@@ -1,0 +1,4 @@
+package page
+
+// TwoDigitYear is twoDigitYear, for tests.
+var TwoDigitYear = twoDigitYear
