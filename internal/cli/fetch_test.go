@@ -245,9 +245,9 @@ func TestFetch_SeparateProgram(t *testing.T) {
 	}
 	// robotstxt-fetch version [--json] is robotstxt's.
 	for _, v := range [][]string{{"version"}, {"version", "--json"}, {"--version"}} {
-		st1, out1, _ := run(bin, v...)
+		st1, out1, err1 := run(bin, v...)
 		st2, out2, err2 := run(filepath.Join(filepath.Dir(bin), "robotstxt-fetch"+filepath.Ext(bin)), v...)
-		if st1 != exitOK || st2 != exitOK || out2 != out1 || err2 != "" {
+		if st1 != exitOK || st2 != exitOK || out2 != out1 || err2 != err1 {
 			t.Errorf("robotstxt-fetch %s: status %d, stderr %q, output %q; robotstxt: %d, %q", strings.Join(v, " "), st2, err2, out2, st1, out1)
 		}
 	}

@@ -14,7 +14,8 @@ Prints the build of robotstxt, for a bug report: the module version
 of the commit: v0.0.0-20260102030405-0123456789ab+dirty); else the commit
 built, with "+dirty" when the checkout had uncommitted changes, and its time
 (robotstxt 0123456789ab+dirty (2026-01-02T03:04:05Z)); else "(devel)", when
-the build recorded neither (go build -buildvcs=false). It takes no other
+the build recorded neither (go run, go build -buildvcs=false), with a
+line on standard error on how to find the revision. It takes no other
 argument.
 
 Flags:
@@ -33,6 +34,11 @@ type buildInfo struct {
 
 // devel is what the Go toolchain calls a main module without a version.
 const devel = "(devel)"
+
+// develHint is what version adds, on standard error, when the build
+// recorded neither a version nor a commit.
+const develHint = "robotstxt version: this build recorded no version and no commit (go run, or GOFLAGS=-buildvcs=false); " +
+	"in a clone, 'git rev-parse HEAD' names the revision, and 'go build -buildvcs=true ./cmd/robotstxt' builds one that says it"
 
 // readBuildInfo returns the build information of bi, which may be nil (a
 // binary built without module support).
@@ -109,6 +115,9 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 		_, err = fmt.Fprintf(stdout, "%s\n", out)
 	} else {
 		_, err = fmt.Fprintf(stdout, "robotstxt %s\n", b)
+		if b.String() == devel {
+			fmt.Fprintln(stderr, develHint)
+		}
 	}
 	if err != nil {
 		return writeFailed(err, exitOK, stderr)

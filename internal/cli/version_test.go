@@ -127,3 +127,19 @@ func TestFetch_InstallAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestVersion_DevelSaysHow: a build that recorded no version and no
+// commit (go run, -buildvcs=false: this test binary) prints "(devel)" and
+// says on standard error how to find the revision (issue 55).
+func TestVersion_DevelSaysHow(t *testing.T) {
+	if build().String() != devel {
+		t.Skip("this test binary recorded a version or a commit")
+	}
+	var stdout, stderr strings.Builder
+	if st := runVersion(nil, &stdout, &stderr); st != exitOK {
+		t.Fatalf("status %d", st)
+	}
+	if stdout.String() != "robotstxt (devel)\n" || !strings.Contains(stderr.String(), "git rev-parse HEAD") {
+		t.Errorf("stdout %q, stderr %q: want (devel) and how to find the revision", stdout.String(), stderr.String())
+	}
+}
