@@ -157,16 +157,6 @@
 // URL of another site is bad usage. A SITE_URL must be absolute:
 // "127.0.0.1:8765" or "example.com" is told to add a scheme.
 //
-// fetch is carried out by a second program, robotstxt-fetch (which takes
-// the same arguments), found in robotstxt's own directory or else on PATH.
-// go install ./cmd/... in a clone installs both; once the module is
-// published, so does go install
-// github.com/seed-275a9bd5/robotstxt/cmd/...@latest (before that, @latest
-// finds nothing). It is apart so that robotstxt does not link net/http and
-// crypto/tls: their start-up cost every command about 6 ms (one URL
-// checked in 14.8 ms with them linked, 8.6 ms without). Without
-// robotstxt-fetch, fetch says how to install it, with exit status 2.
-//
 // # version
 //
 // version names the build, for a bug report: the module version when
@@ -191,7 +181,7 @@
 //	   argument a command takes none of, help for an unknown command), or a
 //	   robots.txt or URL file that cannot be read (missing, unreadable, a
 //	   directory), with one line on standard error; lint reads the other
-//	   files first; fetch: no robotstxt-fetch to carry it out
+//	   files first
 //	3  fetch: the robots.txt was unreachable (network error, timeout, 429 or
 //	   5xx), so everything is disallowed; the decisions are printed first
 //

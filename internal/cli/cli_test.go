@@ -68,19 +68,14 @@ func binary(t *testing.T) string {
 		if built.dir, built.err = os.MkdirTemp("", "robotstxt-test-"); built.err != nil {
 			return
 		}
-		// Both programs, side by side as go install puts them: robotstxt
-		// runs robotstxt-fetch for fetch.
 		exe := ""
 		if runtime.GOOS == "windows" {
 			exe = ".exe"
 		}
 		built.path = filepath.Join(built.dir, "robotstxt"+exe)
-		for _, pkg := range []string{"robotstxt", "robotstxt-fetch"} {
-			out, err := exec.Command(gotool, "build", "-o", filepath.Join(built.dir, pkg+exe), "../../cmd/"+pkg).CombinedOutput()
-			if err != nil {
-				built.err = fmt.Errorf("go build: %v\n%s", err, out)
-				return
-			}
+		out, err := exec.Command(gotool, "build", "-o", built.path, "../../cmd/robotstxt").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
 	if built.err != nil {

@@ -68,24 +68,15 @@ Flags:
 
 Exit status: 0 an answer came (a robots.txt, or a 4xx: no robots.txt); 1 some
 PATH_OR_URL was not a URL or path (still decided), or the output could not
-be written; 2 bad usage, or no robotstxt-fetch; 3 the robots.txt was
-unreachable (network error, timeout, 429 or 5xx): everything is disallowed.
-
-robotstxt runs the program robotstxt-fetch for fetch, from its own directory
-or else PATH, so that robotstxt itself links no HTTP client. go install
-./cmd/... in a clone installs both; once the module is published, so does
-go install github.com/seed-275a9bd5/robotstxt/cmd/...@latest (before that,
-@latest finds nothing).
+be written; 2 bad usage; 3 the robots.txt was unreachable (network error,
+timeout, 429 or 5xx): everything is disallowed.
 `
 
 func init() { commandUsage["fetch"] = fetchUsage }
 
-// Fetcher is the HTTP access method behind the fetch command. Package
-// netfetch provides it (with engine/fetch), and only the robotstxt-fetch
-// program links it: net/http and crypto/tls cost a process that links
-// them about 6 ms of start-up on this project's VM (14.8 against 8.6 ms for
-// check with one URL), which check, lint, explain and dump do not pay.
-// robotstxt runs robotstxt-fetch for its fetch command (execFetch).
+// Fetcher is the HTTP access method behind the fetch command: package
+// netfetch provides it (with engine/fetch and net/http), and cmd/robotstxt
+// sets it, so that this package's tests run fetch against their own.
 type Fetcher interface {
 	// RobotsURL returns the address of the robots.txt that governs url,
 	// as fetch.RobotsURL does.
@@ -123,9 +114,8 @@ type FetchResult struct {
 // fetcher is the Fetcher of this program (SetFetcher), or nil.
 var fetcher Fetcher
 
-// SetFetcher makes f the fetch command's HTTP access method: robotstxt-fetch
-// sets it before Main; a program that does not runs robotstxt-fetch for
-// fetch.
+// SetFetcher makes f the fetch command's HTTP access method; cmd/robotstxt
+// sets it before Main.
 func SetFetcher(f Fetcher) { fetcher = f }
 
 // DefaultFetchTimeout is fetch's --timeout default: fetch.DefaultTimeout
@@ -150,12 +140,8 @@ func runFetch(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return status
 	}
-	// Help and flag errors are answered here; the rest is robotstxt-fetch's.
-	switch {
-	case fetcher == nil && mayExec:
-		return execFetch(args, stderr)
-	case fetcher == nil:
-		return fail(stderr, "fetch: this program has no HTTP access method (cli.SetFetcher): run robotstxt-fetch")
+	if fetcher == nil { // help and flag errors need none
+		return fail(stderr, "fetch: this program has no HTTP access method (cli.SetFetcher)")
 	}
 	if len(pos) == 0 {
 		return fail(stderr, "fetch: a site URL is required, such as https://example.com/ (see 'robotstxt help fetch')")

@@ -186,14 +186,12 @@ func TestFetchCLI_Usage(t *testing.T) {
 	}
 }
 
-// TestFetch_SeparateProgram checks the split of fetch into robotstxt-fetch:
-// robotstxt links neither net/http nor crypto/tls (the start-up they cost
-// is what the split is for); robotstxt-fetch takes fetch's arguments and
-// prints what robotstxt fetch prints (robotstxt runs it); a robotstxt
-// without robotstxt-fetch beside it or on PATH says how to install it, with
-// exit status 2; and in-process, a program without a Fetcher says so
-// rather than replacing the process.
-func TestFetch_SeparateProgram(t *testing.T) {
+// TestFetch_OneProgram: fetch is a command of robotstxt itself (issue 55:
+// a new user who copied the one binary, or ran go run ./cmd/robotstxt,
+// found fetch missing its second program). The binary alone in a folder,
+// with no PATH, fetches and decides; in-process, a program without a
+// Fetcher says so, and its help and flag errors need none.
+func TestFetch_OneProgram(t *testing.T) {
 	saved := fetcher
 	SetFetcher(nil)
 	t.Cleanup(func() { SetFetcher(saved) })
@@ -201,7 +199,6 @@ func TestFetch_SeparateProgram(t *testing.T) {
 	if status != exitUsage || out != "" || !strings.Contains(errs, "no HTTP access method") {
 		t.Errorf("fetch without a Fetcher, in-process: status %d, stdout %q, stderr %q", status, out, errs)
 	}
-	// Help and flag errors need no Fetcher.
 	if status, out, errs := cli(t, "", "fetch", "--help"); status != exitOK || out != fetchUsage || errs != "" {
 		t.Errorf("fetch --help without a Fetcher: status %d, stderr %q, stdout:\n%s", status, errs, out)
 	}
@@ -209,49 +206,9 @@ func TestFetch_SeparateProgram(t *testing.T) {
 		t.Errorf("fetch --bogus without a Fetcher: status %d, stderr %q", status, errs)
 	}
 	if testing.Short() {
-		t.Skip("builds the programs")
+		t.Skip("builds the program")
 	}
 	bin := binary(t)
-	deps, err := exec.Command(goTool(t), "list", "-deps", "../../cmd/robotstxt").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, pkg := range strings.Fields(string(deps)) {
-		if pkg == "net" || pkg == "net/http" || pkg == "crypto/tls" {
-			t.Errorf("robotstxt links %s", pkg)
-		}
-	}
-
-	s, _ := fetchSite(t)
-	args := []string{s.URL + "/", "--agent", "ExampleBot", "/private/a", "/b"}
-	run := func(name string, args ...string) (int, string, string) {
-		cmd := exec.Command(name, args...)
-		cmd.Env = append(os.Environ(), "PATH=")
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		if _, ok := err.(*exec.ExitError); err != nil && !ok {
-			t.Fatal(err)
-		}
-		return cmd.ProcessState.ExitCode(), timestamps.ReplaceAllString(out.String(), "$1\tT"), errb.String()
-	}
-	st1, out1, err1 := run(bin, append([]string{"fetch"}, args...)...)
-	st2, out2, err2 := run(filepath.Join(filepath.Dir(bin), "robotstxt-fetch"+filepath.Ext(bin)), args...)
-	if st1 != exitOK || err1 != "" || !strings.Contains(out1, "disallowed\t/private/a\nallowed\t/b\n") {
-		t.Errorf("robotstxt fetch: status %d, stderr %q, output:\n%s", st1, err1, out1)
-	}
-	if st2 != st1 || out2 != out1 || err2 != err1 {
-		t.Errorf("robotstxt-fetch: status %d, stderr %q, output:\n%s\nwant those of robotstxt fetch", st2, err2, out2)
-	}
-	// robotstxt-fetch version [--json] is robotstxt's.
-	for _, v := range [][]string{{"version"}, {"version", "--json"}, {"--version"}} {
-		st1, out1, err1 := run(bin, v...)
-		st2, out2, err2 := run(filepath.Join(filepath.Dir(bin), "robotstxt-fetch"+filepath.Ext(bin)), v...)
-		if st1 != exitOK || st2 != exitOK || out2 != out1 || err2 != err1 {
-			t.Errorf("robotstxt-fetch %s: status %d, stderr %q, output %q; robotstxt: %d, %q", strings.Join(v, " "), st2, err2, out2, st1, out1)
-		}
-	}
-
 	alone := filepath.Join(t.TempDir(), filepath.Base(bin))
 	data, err := os.ReadFile(bin)
 	if err != nil {
@@ -260,12 +217,13 @@ func TestFetch_SeparateProgram(t *testing.T) {
 	if err := os.WriteFile(alone, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	st, out, errs := run(alone, append([]string{"fetch"}, args...)...)
-	if st != exitUsage || out != "" || errs != "robotstxt: "+fetchMissing(nil)+"\n" {
-		t.Errorf("robotstxt without robotstxt-fetch: status %d, stdout %q, stderr %q", st, out, errs)
-	}
-	if st, out, errs := run(alone, "fetch", "-h"); st != exitOK || out != fetchUsage || errs != "" {
-		t.Errorf("robotstxt fetch -h without robotstxt-fetch: status %d, stderr %q, stdout:\n%s", st, errs, out)
+	s, _ := fetchSite(t)
+	cmd := exec.Command(alone, "fetch", s.URL+"/", "--agent", "ExampleBot", "/private/a", "/b")
+	cmd.Env = append(os.Environ(), "PATH=")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 || !strings.Contains(stdout.String(), "disallowed\t/private/a\nallowed\t/b\n") {
+		t.Errorf("robotstxt fetch, the binary alone: %v, stderr %q, output:\n%s", err, stderr.String(), stdout.String())
 	}
 }
 

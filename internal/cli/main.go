@@ -36,10 +36,10 @@ const (
 	memoryLimit = 48 << 20 // GOMEMLIMIT, soft
 )
 
-// Main is the robotstxt program, and with a Fetcher set (SetFetcher) the
-// robotstxt-fetch program: it runs the command that args (the program's
-// arguments, without its name) give, on the process's standard streams,
-// and returns the exit status.
+// Main is the robotstxt program (cmd/robotstxt sets its Fetcher first,
+// SetFetcher): it runs the command that args (the program's arguments,
+// without its name) give, on the process's standard streams, and returns
+// the exit status.
 func Main(args []string) int {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
@@ -47,14 +47,8 @@ func Main(args []string) int {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	mayExec = true
 	return run(args, os.Stdin, os.Stdout, os.Stderr)
 }
-
-// mayExec is set by Main: run may then replace the process by
-// robotstxt-fetch for the fetch command. In-process callers (tests) never
-// see it set.
-var mayExec bool
 
 // run is the whole program, testable in-process: it dispatches args[0] to a
 // command and returns the exit status.

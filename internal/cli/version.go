@@ -89,12 +89,6 @@ func build() buildInfo {
 	return readBuildInfo(bi)
 }
 
-// fromModulePath reports whether the program was installed from the module
-// path (go install MODULE/cmd/...@VERSION): it has a module version and no
-// VCS information. Only then may a message tell the user to install
-// another program of the module at that version.
-func (b buildInfo) fromModulePath() bool { return b.Version != devel && b.Revision == "" }
-
 // runVersion is 'robotstxt version [--json]', which takes no argument (as
 // every command, it refuses what it does not know).
 func runVersion(args []string, stdout, stderr io.Writer) int {

@@ -13,33 +13,31 @@ import (
 // TestVersion_NamesTheBuild: issue 49 found that 'robotstxt version'
 // printed "(devel)" for a build from a clone, so that a bug report could
 // not name a commit. It prints the module version when there is one, else
-// the commit with its time and "+dirty", else "(devel)"; fetch's message
-// for a missing robotstxt-fetch gives a version to install only for a
-// program installed from the module path.
+// the commit with its time and "+dirty", else "(devel)".
 func TestVersion_NamesTheBuild(t *testing.T) {
+	const modulePath = "github.com/seed-275a9bd5/robotstxt"
 	vcs := func(rev, time, modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: time}, {Key: "vcs.modified", Value: modified}}
 	}
 	const rev = "0123456789abcdef0123456789abcdef01234567"
 	for _, tc := range []struct {
-		name   string
-		bi     *debug.BuildInfo
-		want   string
-		json   string
-		module bool // installed from the module path
+		name string
+		bi   *debug.BuildInfo
+		want string
+		json string
 	}{
 		{"installed from the module path", &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: "v1.2.3"}},
-			"v1.2.3", `{"version":"v1.2.3","revision":"","time":"","modified":false}`, true},
+			"v1.2.3", `{"version":"v1.2.3","revision":"","time":"","modified":false}`},
 		{"a checkout, before Go 1.24", &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: "(devel)"}, Settings: vcs(rev, "2026-01-02T03:04:05Z", "true")},
-			"0123456789ab+dirty (2026-01-02T03:04:05Z)", `{"version":"(devel)","revision":"` + rev + `","time":"2026-01-02T03:04:05Z","modified":true}`, false},
+			"0123456789ab+dirty (2026-01-02T03:04:05Z)", `{"version":"(devel)","revision":"` + rev + `","time":"2026-01-02T03:04:05Z","modified":true}`},
 		{"a clean checkout, before Go 1.24", &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: "(devel)"}, Settings: vcs(rev, "2026-01-02T03:04:05Z", "false")},
-			"0123456789ab (2026-01-02T03:04:05Z)", `{"version":"(devel)","revision":"` + rev + `","time":"2026-01-02T03:04:05Z","modified":false}`, false},
+			"0123456789ab (2026-01-02T03:04:05Z)", `{"version":"(devel)","revision":"` + rev + `","time":"2026-01-02T03:04:05Z","modified":false}`},
 		{"a checkout, Go 1.24 and later", &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: "v0.0.0-20260102030405-0123456789ab+dirty"}, Settings: vcs(rev, "2026-01-02T03:04:05Z", "true")},
-			"v0.0.0-20260102030405-0123456789ab+dirty", `{"version":"v0.0.0-20260102030405-0123456789ab+dirty","revision":"` + rev + `","time":"2026-01-02T03:04:05Z","modified":true}`, false},
+			"v0.0.0-20260102030405-0123456789ab+dirty", `{"version":"v0.0.0-20260102030405-0123456789ab+dirty","revision":"` + rev + `","time":"2026-01-02T03:04:05Z","modified":true}`},
 		{"no version, no VCS (-buildvcs=false)", &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: "(devel)"}},
-			"(devel)", `{"version":"(devel)","revision":"","time":"","modified":false}`, false},
+			"(devel)", `{"version":"(devel)","revision":"","time":"","modified":false}`},
 		{"no build information", nil,
-			"(devel)", `{"version":"(devel)","revision":"","time":"","modified":false}`, false},
+			"(devel)", `{"version":"(devel)","revision":"","time":"","modified":false}`},
 	} {
 		b := readBuildInfo(tc.bi)
 		if got := b.String(); got != tc.want {
@@ -47,9 +45,6 @@ func TestVersion_NamesTheBuild(t *testing.T) {
 		}
 		if got, _ := json.Marshal(b); string(got) != tc.json {
 			t.Errorf("%s: JSON %s, want %s", tc.name, got, tc.json)
-		}
-		if got := b.fromModulePath(); got != tc.module {
-			t.Errorf("%s: installed from the module path: %v, want %v", tc.name, got, tc.module)
 		}
 	}
 }
@@ -107,24 +102,6 @@ func TestVersion_GitCheckoutBuild(t *testing.T) {
 	}
 	if b.Revision != head || b.Time == "" || b.Modified != (status != "") {
 		t.Errorf("version --json printed %s, want revision %s, a time and modified %v", out, head, status != "")
-	}
-}
-
-// TestFetch_InstallAdvice: issue 49 found that fetch's help recommended go
-// install ...@latest, which finds nothing until the module is published.
-// The help, and the message for a missing robotstxt-fetch in a program
-// not installed from the module path (this test's), send a clone's user to
-// go install ./cmd/... and say that the module path works once published.
-func TestFetch_InstallAdvice(t *testing.T) {
-	if build().fromModulePath() {
-		t.Skip("the test binary was installed from the module path")
-	}
-	help := strings.Join(strings.Fields(fetchUsage), " ")
-	msg := fetchMissing(nil)
-	for _, text := range []string{help, msg} {
-		if !strings.Contains(text, "go install ./cmd/...") || !strings.Contains(text, "once the module is published") {
-			t.Errorf("%q does not say go install ./cmd/... and that the module path works once published", text)
-		}
 	}
 }
 

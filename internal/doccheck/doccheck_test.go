@@ -179,7 +179,7 @@ var semanticsSection = regexp.MustCompile(`SEMANTICS\.md,?\s+(sections?\s+)?\d`)
 // file, never a section number of it. compile and automaton are left to
 // their rewrite.
 func TestGoDoc_StatesTheRule(t *testing.T) {
-	for _, dir := range []string{"engine", "engine/fetch", "engine/lint", "engine/page", "cmd/robotstxt", "cmd/robotstxt-fetch", "store/redisstore", "store/boltstore"} {
+	for _, dir := range []string{"engine", "engine/fetch", "engine/lint", "engine/page", "cmd/robotstxt", "store/redisstore", "store/boltstore"} {
 		for _, p := range parseDir(t, "../../"+dir) {
 			eachDoc(t, p, dir, func(where, text string) {
 				if m := semanticsSection.FindString(text); m != "" {

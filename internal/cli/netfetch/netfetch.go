@@ -1,6 +1,5 @@
 // Package netfetch is the fetch command's HTTP access method (a
-// cli.Fetcher), with engine/fetch and net/http. Only the robotstxt-fetch
-// program, and tests, link it: see cli.Fetcher.
+// cli.Fetcher), with engine/fetch and net/http: cmd/robotstxt sets it.
 package netfetch
 
 import (
