@@ -9,6 +9,12 @@ import (
 // stripes is a counter that the goroutines of each P (the runtime's
 // processors, GOMAXPROCS of them) add to in a cache line of their own, so
 // that counting from many cores at once shares no write; sum adds them up.
+// What it earns over one atomic counter (2026-12-07, 2 cores,
+// BenchmarkClient_CachedAllowed -cpu 1,2, 8 runs each, in turn): a cache
+// hit from 2 goroutines at once, 17.5-18.9 ns against 39-57 ns
+// (parallel-lookup-only), and with its decision about 104 against 137 ns
+// (parallel); from one goroutine it costs about 5 ns (canonical 191-208 ns
+// against 180-195).
 // A P past the stripes made (GOMAXPROCS raised after newStripes) shares a
 // stripe with another: still exact, its adds then contend.
 type stripes []stripe
