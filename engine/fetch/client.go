@@ -382,7 +382,11 @@ type state struct {
 // fresh reports whether st is still fresh. With the real clock it reads no
 // clock: the state's timer marks it expired (a timer fires at most a few
 // milliseconds late, and uses the monotonic clock, so a change of the wall
-// clock does not expire or revive entries).
+// clock does not expire or revive entries). Reading the clock instead cost
+// a cache hit about 40 ns on this project's VM (2026-12-07,
+// BenchmarkClient_CachedAllowed, 8 runs each in turn: lookup-only 34-35 ns
+// with the timer, 73-81 ns with time.Now; canonical 180-214 against
+// 221-243 ns).
 func (c *Client) fresh(st *state) bool {
 	if st.expired != nil {
 		return !st.expired.Load()
