@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/internal/race"
 )
@@ -460,4 +461,54 @@ func FuzzMatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMatch_ConcurrentBackOff decides, from 8 goroutines on one Set, inputs
+// on which its DFA gives up (its cache holds the start state alone, so
+// the state they reach has no room) and inputs it answers at once (the
+// start state's transition is final), and checks that the policy's
+// counters stay in range: the DFA's back-off moves up and down at once on
+// many cores, which a load then a store would take below 0 (and tryDFA's
+// shift would panic) or past maxProbeShift.
+func TestMatch_ConcurrentBackOff(t *testing.T) {
+	ps := []pat{{"a", false, 100}}
+	for i := range 64 {
+		w := fmt.Sprintf("%02x", i)
+		ps = append(ps, pat{"/*" + w + "*" + w, false, uint32(i % 7)})
+	}
+	s := compileAll(ps, Options{WarmUp: -1, CacheBytes: 1})
+	// Until the DFA has given up this many times, or for at most 2 s (on
+	// two cores, the code this replaced failed 6 runs in 8).
+	want, most := int64(200_000), 2*time.Second
+	if testing.Short() {
+		want, most = 20_000, time.Second/2
+	}
+	deadline := time.Now().Add(most)
+	check := func() bool {
+		if p := s.probe.Load(); p < 0 || p > maxProbeShift {
+			t.Errorf("probe %d, want 0 to %d", p, maxProbeShift)
+			return false
+		}
+		return true
+	}
+	// Every goroutine decides both kinds, so that each core moves the
+	// back-off both ways.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; s.giveUps.Load() < want && time.Now().Before(deadline) && check(); k++ {
+				if k%8 == 0 {
+					s.Match("/0102")
+				} else {
+					s.Match("a/x")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if st := s.Stats(); st.GiveUps <= 0 || st.Pieces < 0 {
+		t.Errorf("stats out of range or no give-up: %+v", st)
+	}
 }

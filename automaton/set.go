@@ -147,18 +147,14 @@ func (s *Set) Match(input string) int {
 	if d := s.dfa.Load(); d != nil {
 		if s.tryDFA() {
 			if r, ok := d.match(input); ok {
-				if s.probe.Load() > 0 {
-					s.probe.Add(-1)
-				}
+				s.backOff(-1)
 				if r < 0 {
 					return NoMatch
 				}
 				return int(d.rank[r])
 			}
 			s.giveUps.Add(1)
-			if s.probe.Load() < maxProbeShift {
-				s.probe.Add(1)
-			}
+			s.backOff(+1)
 		}
 		return s.matchPieces(input)
 	}
@@ -176,6 +172,20 @@ func (s *Set) Match(input string) int {
 // maxProbeShift bounds the DFA's backing off: after give-ups it is still
 // tried on one input in 1<<maxProbeShift.
 const maxProbeShift = 10
+
+// backOff moves probe by delta within [0, maxProbeShift], in one atomic
+// step: a load then a store would let two goroutines that read the same
+// value both move it, out of that range. It writes nothing when probe is
+// at the bound already, as it is on most inputs.
+func (s *Set) backOff(delta int32) {
+	for {
+		k := s.probe.Load()
+		next := min(max(k+delta, 0), maxProbeShift)
+		if next == k || s.probe.CompareAndSwap(k, next) {
+			return
+		}
+	}
+}
 
 // tryDFA reports whether this input tries the DFA: all do until it gives
 // up; then one in 1<<probe, chosen at random so that no count is shared.
