@@ -91,32 +91,25 @@ func randInput(r *rand.Rand, alphabet string, maxLen int) string {
 	return string(b)
 }
 
-// engines runs each engine and each way of Match on x.
+// engines runs each engine on x, each reading the Set's program.
 func engines(s *Set, x string) map[string]int {
 	out := map[string]int{}
-	if i, t := s.scanAll(x); !t.gaveUp {
-		out["scanAll"] = i
+	if r, t := s.scanAll(x); !t.gaveUp {
+		out["scanAll"] = s.pattern(r)
 	}
 	if ix := s.lin.index.Load(); ix != nil {
-		if i, t := s.scan(x); !t.gaveUp {
-			out["scan"] = i
+		if r, t := s.scan(x); !t.gaveUp {
+			out["scan"] = s.pattern(r)
 		}
-		out["pieces/indexed"] = buildPieces(s).match(s, x, ix)
 	}
-	out["pieces"] = buildPieces(s).match(s, x, nil)
+	out["pieces"] = s.pattern(buildPieces(s).match(s, x))
 	for _, cache := range []int{1 << 20, 4096, 600} {
 		if r, ok := newDFA(s, cache).match(x); ok {
-			if r >= 0 {
-				r = s.dfaRank(r)
-			}
-			out[fmt.Sprint("dfa/", cache)] = int(r)
+			out[fmt.Sprint("dfa/", cache)] = s.pattern(int(r))
 		}
 	}
 	return out
 }
-
-// dfaRank maps a rank of a fresh DFA's layout to its pattern.
-func (s *Set) dfaRank(r int32) int32 { return newDFA(s, 0).rank[r] }
 
 // TestEngines_AgainstBruteForce checks every engine against bruteBest on
 // random patterns and inputs over small alphabets, where patterns overlap
@@ -171,7 +164,7 @@ func TestIndex_Pairs(t *testing.T) {
 		for range 100 {
 			x := "/" + randInput(r, "abcd/", 14)
 			want := bruteBest(ps, x)
-			if got, tr := s.scan(x); !tr.gaveUp && got != want {
+			if got, tr := s.scan(x); !tr.gaveUp && s.pattern(got) != want {
 				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, want)
 			}
 		}
@@ -200,10 +193,10 @@ func TestIndex_SortedBuckets(t *testing.T) {
 		}
 		for range 100 {
 			x := "/a" + randInput(r, "ab", 12)
-			if got, tr := s.scan(x); !tr.gaveUp && got != bruteBest(ps, x) {
+			if got, tr := s.scan(x); !tr.gaveUp && s.pattern(got) != bruteBest(ps, x) {
 				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, bruteBest(ps, x))
 			}
-			if got := buildPieces(s).match(s, x, ix); got != bruteBest(ps, x) {
+			if got := s.pattern(buildPieces(s).match(s, x)); got != bruteBest(ps, x) {
 				t.Fatalf("piece matcher: patterns %v, input %q: %d, want %d", ps, x, got, bruteBest(ps, x))
 			}
 		}

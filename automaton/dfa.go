@@ -39,8 +39,7 @@ const final = 1 << 31
 // dfa is a Set's lazily built DFA.
 type dfa struct {
 	set   *Set
-	rank  []int32  // the pattern of each rank
-	prog  []byte   // the patterns' bytes in rank order, each with one slot after it
+	prog  []byte   // the program's patterns' bytes, by rank, each with one slot after it
 	start []uint32 // rank r's bytes are prog[start[r] : start[r+1]-1]
 	ranks []int32  // the rank of each position of prog
 	class [256]uint8
@@ -83,32 +82,25 @@ type states struct {
 // startRow is the row of the start state in every generation.
 func (d *dfa) startRow() uint32 { return d.width }
 
-// newDFA lays s's patterns out in rank order.
+// newDFA lays out the program of s.
 func newDFA(s *Set, cacheBytes int) *dfa {
 	d := &dfa{set: s, limit: cacheBytes, allowance: max(minAllowance, 4*int(s.size))}
-	d.rank = make([]int32, len(s.pats))
-	for i := range d.rank {
-		d.rank[i] = int32(i)
-	}
-	slices.SortFunc(d.rank, func(a, b int32) int { return s.compareRank(uint32(a), uint32(b)) })
-	d.start = make([]uint32, len(d.rank)+1)
-	d.prog = make([]byte, 0, int(s.size)+len(d.rank))
+	d.start = make([]uint32, len(s.prog)+1)
+	d.prog = make([]byte, 0, int(s.size)+len(s.prog))
+	d.ranks = make([]int32, 0, cap(d.prog))
 	var seen [256]bool
-	for r, i := range d.rank {
-		p := s.pattern(int(i))
+	for r := range s.prog {
+		p := s.bytesOf(uint32(r))
 		d.start[r] = uint32(len(d.prog))
 		d.prog = append(append(d.prog, p...), 0)
+		for k := 0; k <= len(p); k++ {
+			d.ranks = append(d.ranks, int32(r))
+		}
 		for k := 0; k < len(p); k++ {
 			seen[p[k]] = true
 		}
 	}
-	d.start[len(d.rank)] = uint32(len(d.prog))
-	d.ranks = make([]int32, len(d.prog))
-	for r := range d.rank {
-		for q := d.start[r]; q < d.start[r+1]; q++ {
-			d.ranks[q] = int32(r)
-		}
-	}
+	d.start[len(s.prog)] = uint32(len(d.prog))
 	seen[Wildcard] = false
 	n := uint8(1) // class 0: the bytes no pattern names
 	for b := range seen {
@@ -147,7 +139,7 @@ func (d *dfa) reset(old *cache) *cache {
 }
 
 // initial returns the first position of every pattern.
-func (d *dfa) initial() []uint32 { return d.start[:len(d.rank)] }
+func (d *dfa) initial() []uint32 { return d.start[:len(d.set.prog)] }
 
 // account records what c holds.
 func (d *dfa) account(c *cache) {
@@ -198,7 +190,7 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 		}
 		switch {
 		case q == d.end(r):
-			if !d.set.pats[d.rank[r]].Anchored {
+			if !d.set.prog[r].anchored {
 				best = r
 				continue
 			}
@@ -438,21 +430,21 @@ func (d *dfa) dump(b *strings.Builder) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	c := d.cur.Load()
-	fmt.Fprintf(b, "automaton: %d states built, %d patterns, %d classes\n", len(c.at)-2, len(d.rank), d.width-1)
-	d.dumpPatterns(b)
+	fmt.Fprintf(b, "automaton: %d states built, %d patterns, %d classes\n", len(c.at)-2, len(d.set.prog), d.width-1)
+	d.set.dumpPatterns(b)
 	d.dumpStates(b, c)
 }
 
 // dumpPatterns writes the patterns in rank order, one a line.
-func (d *dfa) dumpPatterns(b *strings.Builder) {
+func (s *Set) dumpPatterns(b *strings.Builder) {
 	b.WriteString("patterns, best first:\n")
-	for r, i := range d.rank {
-		p := d.set.pats[i]
+	for r, in := range s.prog {
+		p := s.pats[in.pattern]
 		anchor := ""
 		if p.Anchored {
 			anchor = " (anchored)"
 		}
-		fmt.Fprintf(b, "  %d: pattern %d %q priority %d%s\n", r, i, d.set.pattern(int(i)), p.Priority, anchor)
+		fmt.Fprintf(b, "  %d: pattern %d %q priority %d%s\n", r, in.pattern, s.text[p.Start:p.end()], p.Priority, anchor)
 	}
 }
 

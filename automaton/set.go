@@ -38,6 +38,8 @@ type Pattern struct {
 	// Anchored reports whether the pattern must match the whole input;
 	// otherwise it matches every input it is a prefix of.
 	Anchored bool
+	// Tag is the caller's, kept for Set.Tag: the Set reads nothing of it.
+	Tag uint8
 }
 
 // end returns where p ends in the text.
@@ -63,6 +65,7 @@ type Options struct {
 type Set struct {
 	text string
 	pats []Pattern
+	prog []inst // the patterns compiled, by rank (prog.go)
 
 	cacheBytes int
 	warmUp     int32
@@ -80,8 +83,9 @@ type Set struct {
 	pieced  atomic.Int64 // about the inputs the piece matcher decided, counted by sampling
 }
 
-// Compile prepares the patterns, substrings of text, for matching. It
-// keeps text and patterns (which must not change afterwards) and builds
+// Compile prepares the patterns, substrings of text, for matching: it
+// compiles them into one program, in rank order, that every engine reads.
+// It keeps text and patterns (which must not change afterwards) and builds
 // nothing else: the engines' indexes and states are built as inputs need
 // them. It panics when a pattern is not a part of text.
 func Compile(text string, patterns []Pattern, opts Options) *Set {
@@ -101,30 +105,26 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 		}
 		s.size += int64(p.Len)
 	}
+	s.prog = compileProg(text, patterns)
 	if s.warmUp < 0 && s.cacheBytes >= 0 && len(patterns) > 0 {
 		s.startDFA()
 	}
 	return s
 }
 
-// pattern returns the bytes of pattern i.
-func (s *Set) pattern(i int) string { return s.text[s.pats[i].Start:s.pats[i].end()] }
-
-// compareRank orders patterns a and b by rank: negative when a ranks
-// before b (a higher priority, or an equal one and given first).
-func (s *Set) compareRank(a, b uint32) int {
-	pa, pb := s.pats[a].Priority, s.pats[b].Priority
-	switch {
-	case pa > pb:
-		return -1
-	case pa < pb:
-		return 1
-	}
-	return int(a) - int(b)
-}
-
 // Priority returns the priority of pattern i (Pattern.Priority).
 func (s *Set) Priority(i int) uint32 { return s.pats[i].Priority }
+
+// Tag returns the tag of pattern i (Pattern.Tag).
+func (s *Set) Tag(i int) uint8 { return s.pats[i].Tag }
+
+// pattern returns the pattern of rank r, NoMatch for NoMatch.
+func (s *Set) pattern(r int) int {
+	if r < 0 {
+		return NoMatch
+	}
+	return int(s.prog[r].pattern)
+}
 
 // Len returns the number of patterns.
 func (s *Set) Len() int { return len(s.pats) }
@@ -148,10 +148,7 @@ func (s *Set) Match(input string) int {
 		if s.tryDFA() {
 			if r, ok := d.match(input); ok {
 				s.backOff(-1)
-				if r < 0 {
-					return NoMatch
-				}
-				return int(d.rank[r])
+				return s.pattern(int(r))
 			}
 			s.giveUps.Add(1)
 			s.backOff(+1)
@@ -161,12 +158,12 @@ func (s *Set) Match(input string) int {
 	if s.warmUp < 0 { // no tries and no DFA
 		return s.matchPieces(input)
 	}
-	i, t := s.scan(input)
-	if t.gaveUp {
-		i = s.matchPieces(input)
-	}
+	r, t := s.scan(input)
 	s.account()
-	return i
+	if t.gaveUp {
+		return s.matchPieces(input)
+	}
+	return s.pattern(r)
 }
 
 // maxProbeShift bounds the DFA's backing off: after give-ups it is still
@@ -225,7 +222,8 @@ func (s *Set) startDFA() *dfa {
 	return d
 }
 
-// matchPieces decides input with the piece matcher, built on first use.
+// matchPieces returns the best pattern matching input, decided by the
+// piece matcher, built on first use.
 func (s *Set) matchPieces(input string) int {
 	pc := s.pcs.Load()
 	if pc == nil {
@@ -239,7 +237,7 @@ func (s *Set) matchPieces(input string) int {
 	if rand.Uint32()&(1<<sampleShift-1) == 0 { // counted by sampling, as inputs are
 		s.pieced.Add(1 << sampleShift)
 	}
-	return pc.match(s, input, s.lin.index.Load())
+	return s.pattern(pc.match(s, input))
 }
 
 // Stats describes a Set and how its inputs were decided.
@@ -271,7 +269,7 @@ func (s *Set) Stats() Stats {
 // linear engine's index and the piece matcher once built, the DFA's layout
 // and the states it holds. It takes no lock.
 func (s *Set) Bytes() int {
-	n := 160
+	n := 160 + 16*len(s.prog)
 	if ix := s.lin.index.Load(); ix != nil {
 		n += ix.bytes()
 	}
@@ -279,7 +277,7 @@ func (s *Set) Bytes() int {
 		n += pc.bytes()
 	}
 	if d := s.dfa.Load(); d != nil {
-		n += 300 + 5*len(d.prog) + 8*len(d.rank) + int(d.bytes.Load())
+		n += 300 + 5*len(d.prog) + 4*len(d.start) + int(d.bytes.Load())
 	}
 	return n
 }
@@ -291,7 +289,7 @@ func (s *Set) String() string {
 	d := s.dfa.Load()
 	if d == nil {
 		fmt.Fprintf(&b, "automaton: %d patterns, no state built (the DFA has not started)\n", len(s.pats))
-		newDFA(s, 0).dumpPatterns(&b) // a layout, for the ranks
+		s.dumpPatterns(&b)
 		return b.String()
 	}
 	d.dump(&b)

@@ -1,0 +1,189 @@
+package automaton
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// The program is a Set's patterns compiled once, in rank order (best
+// first), as regexp/syntax's Prog is: every engine reads the patterns
+// through it and nothing of another engine. Pattern r (a rank) is a head,
+// the bytes before its first star (all of them when it has none); pieces,
+// the runs of bytes between stars; and, when it is anchored and has a
+// star, a tail, the run after its last star, which must end the input.
+// Trailing stars are trimmed once, here: they match whatever follows, so
+// "/a*", anchored or not, matches what "/a" does.
+
+// inst is one pattern of the program.
+type inst struct {
+	at       uint32 // where its bytes start in the Set's text
+	pattern  uint32 // its index among the patterns given to Compile
+	n        uint16 // its length, trailing stars trimmed
+	head     uint16 // its head's length: n when it has no star
+	tail     uint16 // its tail's length: 0 when it has none
+	anchored bool   // it must match the whole input
+}
+
+// compileProg returns the program of patterns, substrings of text, in
+// rank order: a higher priority first, and of equal priorities the
+// pattern given first.
+func compileProg(text string, pats []Pattern) []inst {
+	prog := make([]inst, len(pats))
+	for i, p := range pats {
+		b := strings.TrimRight(text[p.Start:p.end()], "*")
+		in := inst{at: p.Start, pattern: uint32(i), n: uint16(len(b)), head: uint16(len(b))}
+		in.anchored = p.Anchored && len(b) == int(p.Len)
+		if star := strings.IndexByte(b, Wildcard); star >= 0 {
+			in.head = uint16(star)
+			if in.anchored {
+				in.tail = uint16(len(b) - 1 - strings.LastIndexByte(b, Wildcard))
+			}
+		}
+		prog[i] = in
+	}
+	slices.SortFunc(prog, func(a, b inst) int {
+		if c := cmp.Compare(pats[b.pattern].Priority, pats[a.pattern].Priority); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pattern, b.pattern)
+	})
+	return prog
+}
+
+// bytesOf returns the bytes of the pattern of rank r, trailing stars
+// trimmed.
+func (s *Set) bytesOf(r uint32) string {
+	in := &s.prog[r]
+	return s.text[in.at : in.at+uint32(in.n)]
+}
+
+// head returns the head of the pattern of rank r.
+func (s *Set) head(r uint32) string {
+	in := &s.prog[r]
+	return s.text[in.at : in.at+uint32(in.head)]
+}
+
+// tail returns the tail of the pattern of rank r ("" when it has none).
+func (s *Set) tail(r uint32) string {
+	in := &s.prog[r]
+	return s.text[in.at+uint32(in.n-in.tail) : in.at+uint32(in.n)]
+}
+
+// mid returns the pattern of rank r between its head and its tail: its
+// pieces, between stars (nextPiece reads them).
+func (s *Set) mid(r uint32) string {
+	in := &s.prog[r]
+	if in.head == in.n {
+		return ""
+	}
+	return s.text[in.at+uint32(in.head)+1 : in.at+uint32(in.n-in.tail)]
+}
+
+// nextPiece returns the first piece of mid and what follows it; the piece
+// is "" when mid holds none.
+func nextPiece(mid string) (piece, rest string) {
+	mid = strings.TrimLeft(mid, "*")
+	if i := strings.IndexByte(mid, Wildcard); i >= 0 {
+		return mid[:i], mid[i+1:]
+	}
+	return mid, ""
+}
+
+// minWalked is the fewest patterns walkHeads narrows a range to before it
+// calls fn with all of them.
+const minWalked = 8
+
+// walkHeads calls fn with every pattern of b whose head x starts with, and
+// perhaps with others (fn checks): b is sorted by head (sortHeads) and its
+// heads share x's first d bytes. The patterns whose heads share x's first
+// d bytes are a range of b, those whose heads end there first; the range
+// for d+1 is found by two binary searches on byte d, until it holds few
+// enough to call fn with all (minWalked). It returns the steps it took.
+func (s *Set) walkHeads(b []uint32, d int, x string, fn func(uint32)) int {
+	steps := 0
+	lo, hi := 0, len(b)
+	for ; lo < hi; d++ {
+		if hi-lo <= minWalked {
+			for _, r := range b[lo:hi] {
+				fn(r)
+			}
+			break
+		}
+		for ; lo < hi && int(s.prog[b[lo]].head) <= d; lo++ {
+			fn(b[lo])
+		}
+		if d >= len(x) {
+			break
+		}
+		c := x[d]
+		at := func(k int) byte { return s.text[s.prog[b[lo+k]].at+uint32(d)] }
+		lo += sortFind(hi-lo, func(k int) bool { return at(k) >= c })
+		hi = lo + sortFind(hi-lo, func(k int) bool { return at(k) > c })
+		steps++
+	}
+	return steps
+}
+
+// sortFind returns the least k in [0, n) for which f is true (f is false
+// then true over that range), or n: sort.Search.
+func sortFind(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if f(m) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+// headKey is a pattern and the 7 bytes of its head at some depth, as
+// sortHeads compares them.
+type headKey struct {
+	key  uint64
+	rank uint32
+}
+
+// sortHeads sorts b, patterns whose heads share their first d bytes, by
+// head, a head before every longer one it is a prefix of: by the 7 bytes
+// at d, and each run that shares those (and goes on past them) by the 7
+// after, in scratch (len(b) of them). A sort of numbers in an array is
+// several times faster than one of strings that share long prefixes (a
+// site's thousands of rules under one path).
+func (s *Set) sortHeads(b []uint32, d int, scratch []headKey) {
+	for k, r := range b {
+		scratch[k] = headKey{key7(s.head(r), d), r}
+	}
+	slices.SortFunc(scratch, func(x, y headKey) int { return cmp.Compare(x.key, y.key) })
+	for k, e := range scratch {
+		b[k] = e.rank
+	}
+	for lo := 0; lo < len(b); {
+		hi := lo + 1
+		for hi < len(b) && scratch[hi].key == scratch[lo].key {
+			hi++
+		}
+		if hi-lo > 1 && scratch[lo].key&0xFF == 8 { // they go on past these 7 bytes
+			s.sortHeads(b[lo:hi], d+7, scratch[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// key7 returns head's 7 bytes from d (zeros past its end) in its top 56
+// bits, and in its low 8 bits how many bytes it has from d, at most 8: a
+// head that ends there orders before every longer one, also one that goes
+// on with zeros.
+func key7(head string, d int) uint64 {
+	var k uint64
+	for j := range 7 {
+		k <<= 8
+		if d+j < len(head) {
+			k |= uint64(head[d+j])
+		}
+	}
+	return k<<8 | uint64(min(max(len(head)-d, 0), 8))
+}
