@@ -94,12 +94,12 @@ func randInput(r *rand.Rand, alphabet string, maxLen int) string {
 // engines runs each engine on x, each reading the Set's program.
 func engines(s *Set, x string) map[string]int {
 	out := map[string]int{}
-	if r, t := s.scanAll(x); !t.gaveUp {
-		out["scanAll"] = s.pattern(r)
-	}
+	all := tries{s: s, x: x, best: NoMatch, limit: 1 << 30}
+	all.all()
+	out["tries/all"] = s.pattern(all.best)
 	if ix := s.lin.index.Load(); ix != nil {
-		if r, t := s.scan(x); !t.gaveUp {
-			out["scan"] = s.pattern(r)
+		if r, gaveUp := s.scan(x); !gaveUp {
+			out["tries/indexed"] = s.pattern(r)
 		}
 	}
 	out["pieces"] = s.pattern(buildPieces(s).match(s, x))
@@ -164,7 +164,7 @@ func TestIndex_Pairs(t *testing.T) {
 		for range 100 {
 			x := "/" + randInput(r, "abcd/", 14)
 			want := bruteBest(ps, x)
-			if got, tr := s.scan(x); !tr.gaveUp && s.pattern(got) != want {
+			if got, gaveUp := s.scan(x); !gaveUp && s.pattern(got) != want {
 				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, want)
 			}
 		}
@@ -193,7 +193,7 @@ func TestIndex_SortedBuckets(t *testing.T) {
 		}
 		for range 100 {
 			x := "/a" + randInput(r, "ab", 12)
-			if got, tr := s.scan(x); !tr.gaveUp && s.pattern(got) != bruteBest(ps, x) {
+			if got, gaveUp := s.scan(x); !gaveUp && s.pattern(got) != bruteBest(ps, x) {
 				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, bruteBest(ps, x))
 			}
 			if got := s.pattern(buildPieces(s).match(s, x)); got != bruteBest(ps, x) {

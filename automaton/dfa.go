@@ -79,9 +79,6 @@ type states struct {
 	hash []uint32 // open addressing over the states, by their sets: state k is k, 0 empty
 }
 
-// startRow is the row of the start state in every generation.
-func (d *dfa) startRow() uint32 { return d.width }
-
 // newDFA lays out the program of s.
 func newDFA(s *Set, cacheBytes int) *dfa {
 	d := &dfa{set: s, limit: cacheBytes, allowance: max(minAllowance, 4*int(s.size))}
@@ -127,7 +124,7 @@ func (d *dfa) reset(old *cache) *cache {
 		used: d.width,
 	}}
 	c.table = make([]uint32, 16*d.width)
-	set, best := d.closure(d.next[:0], d.initial(), NoMatch)
+	set, best := d.closure(d.next[:0], d.start[:len(d.start)-1], NoMatch) // every pattern's first position
 	d.next = set
 	d.add(c, set, best)
 	if old != nil {
@@ -138,16 +135,10 @@ func (d *dfa) reset(old *cache) *cache {
 	return c
 }
 
-// initial returns the first position of every pattern.
-func (d *dfa) initial() []uint32 { return d.start[:len(d.set.prog)] }
-
 // account records what c holds.
 func (d *dfa) account(c *cache) {
 	d.bytes.Store(int64(4*len(c.table) + 4*cap(c.pos) + 8*cap(c.at) + 4*cap(c.hash)))
 }
-
-// rankOf returns the rank of the pattern position q is in.
-func (d *dfa) rankOf(q uint32) int32 { return d.ranks[q] }
 
 // end returns the slot after the bytes of the pattern of rank r.
 func (d *dfa) end(r int32) uint32 { return d.start[r+1] - 1 }
@@ -182,7 +173,7 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 	keepFrom := 0 // where the current pattern's kept positions start in out
 	for _, q := range out {
 		if r < 0 || q > d.end(r) {
-			r = d.rankOf(q)
+			r = d.ranks[q]
 			keepFrom = k
 		}
 		if best != NoMatch && r >= best {
@@ -209,7 +200,7 @@ func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 	r := int32(-1)
 	for _, q := range set {
 		if r < 0 || q > d.end(r) {
-			r = d.rankOf(q)
+			r = d.ranks[q]
 		}
 		if q == d.end(r) {
 			continue // an anchored pattern's end: the input goes on
@@ -232,7 +223,7 @@ func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 // pattern that matches when the input ends there, or NoMatch.
 func (d *dfa) endAnswer(set []uint32, best int32) int32 {
 	for _, q := range set {
-		r := d.rankOf(q)
+		r := d.ranks[q]
 		if best != NoMatch && r >= best {
 			break
 		}
@@ -332,7 +323,7 @@ const maxClears = 1
 func (d *dfa) match(x string) (int32, bool) {
 	c := d.cur.Load()
 	t := c.table
-	s := d.startRow()
+	s := d.width // the start state's row, in every generation
 	work, clears := 0, 0
 	for i := 0; i < len(x); i++ {
 		next := atomic.LoadUint32(&t[s+uint32(d.class[x[i]])])

@@ -125,13 +125,15 @@ func (ix *index) bytes() int {
 }
 
 // eachPair calls fn with every pair of literal bytes in a row of pattern
-// p past its first skip bytes.
-func eachPair(p string, skip int, fn func(h uint16)) {
+// p past its first skip bytes, and reports whether there was one.
+func eachPair(p string, skip int, fn func(h uint16)) (any bool) {
 	for i := skip; i+1 < len(p); i++ {
 		if p[i] != Wildcard && p[i+1] != Wildcard {
 			fn(pairHash(p[i], p[i+1]))
+			any = true
 		}
 	}
+	return any
 }
 
 // Where buildIndex puts a pattern.
@@ -188,10 +190,9 @@ func (ix *index) place(s *Set, where []uint8, counts *[pairBits]uint16) {
 	for r := range s.prog {
 		p, h := s.bytesOf(uint32(r)), s.head(uint32(r))
 		switch {
-		case len(h) < len(p) && hasPair(p, l):
+		case len(h) < len(p) && eachPair(p, l, func(h uint16) { counts[h] = min(counts[h]+1, 1<<16-1) }):
 			where[r] = inPairs
 			npairable++
-			eachPair(p, l, func(h uint16) { counts[h] = min(counts[h]+1, 1<<16-1) })
 			if len(h) > l {
 				k := headHash(h)
 				sameHead[k] = min(sameHead[k]+1, 1<<16-1)
@@ -310,14 +311,6 @@ func (px *pairIndex) add(h uint16, r uint32) {
 	px.keyed = append(px.keyed, pairKey{h, r})
 }
 
-// hasPair reports whether p holds two literal bytes in a row past its
-// first skip bytes.
-func hasPair(p string, skip int) bool {
-	found := false
-	eachPair(p, skip, func(uint16) { found = true })
-	return found
-}
-
 // maxPairCandidates bounds the patterns an input's pairs may make it try;
 // an input with more gives up its tries.
 const maxPairCandidates = 256
@@ -352,16 +345,15 @@ func (px *pairIndex) candidates(x string, fn func(uint32)) bool {
 
 // heads calls fn with every pattern of x's bucket whose head x starts
 // with (and with others, which fn checks): a small bucket is read
-// through, a sorted one walked (walkHeads). It returns the steps taken.
-func (ix *index) heads(s *Set, x string, fn func(uint32)) int {
-	b := ix.bucket(x)
-	if len(b) <= minSorted { // fn tries each, and a try reads the head first
+// through, a sorted one walked (walkHeads).
+func (ix *index) heads(s *Set, x string, fn func(uint32)) {
+	if b := ix.bucket(x); len(b) <= minSorted { // fn tries each, and a try reads the head first
 		for _, r := range b {
 			fn(r)
 		}
-		return len(b)
+	} else {
+		s.walkHeads(b, len(ix.lead)+1, x, fn)
 	}
-	return s.walkHeads(b, len(ix.lead)+1, x, fn)
 }
 
 // bucket returns the patterns of the bucket of x, none when x does not
@@ -385,31 +377,24 @@ type linear struct {
 	seen atomic.Bool
 }
 
-// tried is what the linear engine did for one input, for the policy.
-type tried struct {
-	candidates int  // patterns tried
-	work       int  // input bytes their piece searches could read
-	gaveUp     bool // the tries passed their bound: the piece matcher must decide
-}
-
-// scan decides x, returning the rank of the best pattern matching it, by
-// trying the patterns the index says could match it, or all of them when
-// it has no index yet. It gives up, with gaveUp set, when the tries would
-// search more than maxTryBytes times x's bytes.
-func (s *Set) scan(x string) (int, tried) {
-	ix := s.lin.index.Load()
-	if ix == nil {
-		if len(s.prog) >= minIndexed && s.lin.seen.Load() {
-			ix = s.buildIndex()
-		} else {
-			if !s.lin.seen.Load() {
-				s.lin.seen.Store(true)
-			}
-			return s.scanAll(x)
-		}
-	}
+// scan returns the rank of the best pattern matching x, found by trying
+// the patterns the index says could match it, or all of them, best first,
+// when it has no index yet; gaveUp when the tries would search more than
+// maxTryBytes times x's bytes (the piece matcher must decide).
+func (s *Set) scan(x string) (best int, gaveUp bool) {
 	t := tries{s: s, x: x, best: NoMatch, limit: maxTryBytes*len(x) + tryBytesSlack}
-	t.candidates += ix.heads(s, x, t.try)
+	ix := s.lin.index.Load()
+	if ix == nil && len(s.prog) >= minIndexed && s.lin.seen.Load() {
+		ix = s.buildIndex()
+	}
+	if ix == nil {
+		if !s.lin.seen.Load() {
+			s.lin.seen.Store(true)
+		}
+		t.all()
+		return t.best, t.gaveUp
+	}
+	ix.heads(s, x, t.try)
 	if ix.pairs != nil && !t.gaveUp && !ix.pairs.candidates(x, t.try) {
 		t.gaveUp = true
 	}
@@ -419,16 +404,17 @@ func (s *Set) scan(x string) (int, tried) {
 		}
 		t.try(r)
 	}
-	return t.best, t.tried
+	return t.best, t.gaveUp
 }
 
-// tries is the state of scan's tries on one input.
+// tries is the state of the tries on one input.
 type tries struct {
-	s     *Set
-	x     string
-	best  int // a rank
-	limit int
-	tried
+	s      *Set
+	x      string
+	best   int // a rank
+	work   int // input bytes the piece searches could read
+	limit  int
+	gaveUp bool // work passed limit
 }
 
 // try tries the pattern of rank r on the input, unless it cannot beat the
@@ -437,31 +423,17 @@ func (t *tries) try(r uint32) {
 	if t.gaveUp || t.best != NoMatch && int(r) > t.best {
 		return
 	}
-	t.candidates++
 	if t.s.matches(r, t.x, &t.work) {
 		t.best = int(r)
 	}
-	if t.work > t.limit {
-		t.gaveUp = true
-	}
+	t.gaveUp = t.work > t.limit
 }
 
-// scanAll decides x by trying every pattern, best first, to the first
-// that matches.
-func (s *Set) scanAll(x string) (int, tried) {
-	t := tried{}
-	limit := maxTryBytes*len(x) + tryBytesSlack
-	for r := range s.prog {
-		t.candidates++
-		if s.matches(uint32(r), x, &t.work) {
-			return r, t
-		}
-		if t.work > limit {
-			t.gaveUp = true
-			break
-		}
+// all tries every pattern, best first, up to the first that matches.
+func (t *tries) all() {
+	for r := 0; r < len(t.s.prog) && t.best == NoMatch && !t.gaveUp; r++ {
+		t.try(uint32(r))
 	}
-	return NoMatch, t
 }
 
 // buildIndex builds the index once, under the Set's mutex.

@@ -58,43 +58,30 @@ func (pc *pieces) bytes() int {
 	return 1200 + 4*(len(pc.at)+len(pc.ids)+len(pc.firsts)+len(pc.plain)) + n*(1+4+4+4+4+4+1)
 }
 
-// buildPieces makes the piece matcher of s's patterns.
+// buildPieces makes the piece matcher of s's patterns: a trie of their
+// distinct pieces (a set of tens of thousands of patterns has few), and
+// each pattern's pieces by node.
 func buildPieces(s *Set) *pieces {
 	pc := &pieces{at: make([]uint32, 1, len(s.prog)+1)}
-	// Every pattern's pieces in order, by their number among the distinct
-	// pieces (a set of tens of thousands of patterns has few of those).
-	var all []int32
-	number := map[string]int32{}
+	node := map[string]int32{}
 	var distinct []string
 	for r := range s.prog {
 		for p, mid := nextPiece(s.mid(uint32(r))); p != ""; p, mid = nextPiece(mid) {
-			k, ok := number[p]
-			if !ok {
-				k = int32(len(distinct))
-				number[p] = k
+			if _, ok := node[p]; !ok {
+				node[p] = 0
 				distinct = append(distinct, p)
 			}
-			all = append(all, k)
 		}
-		pc.at = append(pc.at, uint32(len(all)))
 	}
-	order := make([]int32, len(distinct)) // the distinct pieces, sorted
-	for k := range order {
-		order[k] = int32(k)
+	slices.Sort(distinct)
+	for k, v := range pc.buildTrie(distinct) {
+		node[distinct[k]] = v
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(distinct[a], distinct[b]) })
-	sorted := make([]string, len(order))
-	for j, k := range order {
-		sorted[j] = distinct[k]
-	}
-	spells := pc.buildTrie(sorted)
-	node := make([]int32, len(distinct)) // of each distinct piece
-	for j, k := range order {
-		node[k] = spells[j]
-	}
-	pc.ids = make([]int32, len(all))
-	for k, d := range all {
-		pc.ids[k] = node[d]
+	for r := range s.prog {
+		for p, mid := nextPiece(s.mid(uint32(r))); p != ""; p, mid = nextPiece(mid) {
+			pc.ids = append(pc.ids, node[p])
+		}
+		pc.at = append(pc.at, uint32(len(pc.ids)))
 	}
 	pc.buildLinks()
 	pc.listFirsts(s)

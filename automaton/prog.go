@@ -99,9 +99,8 @@ const minWalked = 8
 // heads share x's first d bytes. The patterns whose heads share x's first
 // d bytes are a range of b, those whose heads end there first; the range
 // for d+1 is found by two binary searches on byte d, until it holds few
-// enough to call fn with all (minWalked). It returns the steps it took.
-func (s *Set) walkHeads(b []uint32, d int, x string, fn func(uint32)) int {
-	steps := 0
+// enough to call fn with all (minWalked).
+func (s *Set) walkHeads(b []uint32, d int, x string, fn func(uint32)) {
 	lo, hi := 0, len(b)
 	for ; lo < hi; d++ {
 		if hi-lo <= minWalked {
@@ -120,9 +119,7 @@ func (s *Set) walkHeads(b []uint32, d int, x string, fn func(uint32)) int {
 		at := func(k int) byte { return s.text[s.prog[b[lo+k]].at+uint32(d)] }
 		lo += sortFind(hi-lo, func(k int) bool { return at(k) >= c })
 		hi = lo + sortFind(hi-lo, func(k int) bool { return at(k) > c })
-		steps++
 	}
-	return steps
 }
 
 // sortFind returns the least k in [0, n) for which f is true (f is false

@@ -158,9 +158,9 @@ func (s *Set) Match(input string) int {
 	if s.warmUp < 0 { // no tries and no DFA
 		return s.matchPieces(input)
 	}
-	r, t := s.scan(input)
+	r, gaveUp := s.scan(input)
 	s.account()
-	if t.gaveUp {
+	if gaveUp {
 		return s.matchPieces(input)
 	}
 	return s.pattern(r)
