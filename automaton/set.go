@@ -112,9 +112,6 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 	return s
 }
 
-// Priority returns the priority of pattern i (Pattern.Priority).
-func (s *Set) Priority(i int) uint32 { return s.pats[i].Priority }
-
 // Tag returns the tag of pattern i (Pattern.Tag).
 func (s *Set) Tag(i int) uint8 { return s.pats[i].Tag }
 
