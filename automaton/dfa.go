@@ -81,9 +81,13 @@ type states struct {
 
 // newDFA lays out the program of s.
 func newDFA(s *Set, cacheBytes int) *dfa {
-	d := &dfa{set: s, limit: cacheBytes, allowance: max(minAllowance, 4*int(s.size))}
+	size := len(s.prog) // the program's bytes, and an end slot each
+	for _, in := range s.prog {
+		size += int(in.n)
+	}
+	d := &dfa{set: s, limit: cacheBytes, allowance: max(minAllowance, 4*size)}
 	d.start = make([]uint32, len(s.prog)+1)
-	d.prog = make([]byte, 0, int(s.size)+len(s.prog))
+	d.prog = make([]byte, 0, size)
 	d.ranks = make([]int32, 0, cap(d.prog))
 	var seen [256]bool
 	for r := range s.prog {

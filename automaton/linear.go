@@ -8,7 +8,7 @@ import (
 
 // The linear engine decides an input by trying the patterns that could
 // match it, best first, each by a greedy match of its literal pieces
-// (matchOne): it builds no state and writes nothing shared, so it costs
+// (matches): it builds no state and writes nothing shared, so it costs
 // nothing to set up and scales with cores. Without an index every pattern
 // is tried; the index, built at a Set's second input, groups the patterns
 // by the byte after the literal prefix they all share, so that an input
@@ -46,11 +46,7 @@ func (s *Set) matches(r uint32, x string, work *int) bool {
 		return !in.anchored || len(x) == int(in.n)
 	}
 	i := int(in.head) // x[:i] is matched
-	for mid := s.mid(r); ; {
-		var p string
-		if p, mid = nextPiece(mid); p == "" {
-			break
-		}
+	for p, mid := nextPiece(s.mid(r)); p != ""; p, mid = nextPiece(mid) {
 		*work += len(x) - i
 		k := strings.Index(x[i:], p)
 		if k < 0 {
@@ -436,14 +432,7 @@ func (t *tries) all() {
 	}
 }
 
-// buildIndex builds the index once, under the Set's mutex.
+// buildIndex builds the index once.
 func (s *Set) buildIndex() *index {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix := s.lin.index.Load()
-	if ix == nil {
-		ix = buildIndex(s)
-		s.lin.index.Store(ix)
-	}
-	return ix
+	return once(s, &s.lin.index, func() *index { return buildIndex(s) })
 }

@@ -8,20 +8,20 @@ import (
 
 // The piece matcher decides any input in time that does not grow with the
 // patterns alive at a byte: the fallback of the linear engine and of the
-// DFA. A pattern is a head, literal pieces between stars, and, when it is
-// anchored and does not end with a star, a tail that must end the input.
-// It matches when the input starts with its head, each piece occurs after
-// the one before (the leftmost occurrence is never worse), and the tail
-// ends the input after the last piece. One pass of an Aho-Corasick
-// automaton over the distinct pieces finds every occurrence. A pattern
-// starts at the first occurrence of its first piece past its head (the
-// patterns of each first piece are listed by head length, so that an
-// occurrence starts those whose heads it is past); from then on it waits,
-// in a queue of the piece it needs next, and an occurrence of that piece
-// moves it one piece on. A pattern with no piece is decided at once. Cost
-// per input of n bytes: O(n) automaton steps, plus the pieces that end at
-// each byte (at most the number of distinct piece lengths), plus O(1) for
-// each piece of each pattern whose first piece the input holds.
+// DFA. A pattern of the program (prog.go) matches when the input starts
+// with its head, each piece occurs after the one before (the leftmost
+// occurrence is never worse), and its tail ends the input after the last
+// piece. One pass of an Aho-Corasick automaton over the distinct pieces
+// finds every occurrence. A pattern starts at the first occurrence of its
+// first piece past its head (the patterns of each first piece are listed
+// by head length, so that an occurrence starts those whose heads it is
+// past); from then on it waits, in a queue of the piece it needs next, and
+// an occurrence of that piece moves it one piece on. A pattern with no
+// piece is found by its head and decided at once. Cost per input of n
+// bytes: O(n) automaton steps, plus the pieces that end at each byte (at
+// most the number of distinct piece lengths), plus O(1) for each piece of
+// each pattern whose first piece the input holds, plus a binary search a
+// byte for the patterns with no piece whose heads it starts with.
 
 // pieces is the piece matcher of a Set, built once and then read only.
 // It reads the patterns from the Set's program, by rank.
@@ -173,17 +173,9 @@ func (pc *pieces) child(v int32, b byte) int32 {
 		}
 		return -1
 	}
-	lo, hi := pc.first[v], pc.first[v+1]
-	for lo < hi {
-		m := int32(uint32(lo+hi) >> 1)
-		switch c := pc.label[m]; {
-		case c == b:
-			return m
-		case c < b:
-			lo = m + 1
-		default:
-			hi = m
-		}
+	lo := pc.first[v]
+	if k, ok := slices.BinarySearch(pc.label[lo:pc.first[v+1]], b); ok {
+		return lo + int32(k)
 	}
 	return -1
 }

@@ -2,6 +2,7 @@ package automaton
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -27,10 +28,13 @@ type inst struct {
 
 // compileProg returns the program of patterns, substrings of text, in
 // rank order: a higher priority first, and of equal priorities the
-// pattern given first.
+// pattern given first. It panics when a pattern is not a part of text.
 func compileProg(text string, pats []Pattern) []inst {
 	prog := make([]inst, len(pats))
 	for i, p := range pats {
+		if int64(p.end()) > int64(len(text)) {
+			panic(fmt.Sprintf("automaton: pattern at %d of %d bytes outside a text of %d", p.Start, p.Len, len(text)))
+		}
 		b := strings.TrimRight(text[p.Start:p.end()], "*")
 		in := inst{at: p.Start, pattern: uint32(i), n: uint16(len(b)), head: uint16(len(b))}
 		in.anchored = p.Anchored && len(b) == int(p.Len)

@@ -69,7 +69,6 @@ type Set struct {
 
 	cacheBytes int
 	warmUp     int32
-	size       int64 // the patterns' bytes
 
 	mu  sync.Mutex // serialises building the index, the piece matcher and the DFA
 	lin linear
@@ -98,12 +97,6 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 	}
 	if s.warmUp == 0 {
 		s.warmUp = DefaultWarmUp
-	}
-	for _, p := range patterns {
-		if int64(p.end()) > int64(len(text)) {
-			panic(fmt.Sprintf("automaton: pattern at %d of %d bytes outside a text of %d", p.Start, p.Len, len(text)))
-		}
-		s.size += int64(p.Len)
 	}
 	s.prog = compileProg(text, patterns)
 	if s.warmUp < 0 && s.cacheBytes >= 0 && len(patterns) > 0 {
@@ -206,31 +199,29 @@ func (s *Set) account() {
 
 // startDFA builds the DFA once, and returns it.
 func (s *Set) startDFA() *dfa {
-	if d := s.dfa.Load(); d != nil {
-		return d
+	return once(s, &s.dfa, func() *dfa { return newDFA(s, s.cacheBytes) })
+}
+
+// once returns what p holds, built by build under the Set's mutex if it
+// holds nothing yet, so that it is built once.
+func once[T any](s *Set, p *atomic.Pointer[T], build func() *T) *T {
+	if v := p.Load(); v != nil {
+		return v
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.dfa.Load()
-	if d == nil {
-		d = newDFA(s, s.cacheBytes)
-		s.dfa.Store(d)
+	v := p.Load()
+	if v == nil {
+		v = build()
+		p.Store(v)
 	}
-	return d
+	return v
 }
 
 // matchPieces returns the best pattern matching input, decided by the
 // piece matcher, built on first use.
 func (s *Set) matchPieces(input string) int {
-	pc := s.pcs.Load()
-	if pc == nil {
-		s.mu.Lock()
-		if pc = s.pcs.Load(); pc == nil {
-			pc = buildPieces(s)
-			s.pcs.Store(pc)
-		}
-		s.mu.Unlock()
-	}
+	pc := once(s, &s.pcs, func() *pieces { return buildPieces(s) })
 	if rand.Uint32()&(1<<sampleShift-1) == 0 { // counted by sampling, as inputs are
 		s.pieced.Add(1 << sampleShift)
 	}
