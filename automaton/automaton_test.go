@@ -97,7 +97,7 @@ func engines(s *Set, x string) map[string]int {
 	all := tries{s: s, x: x, best: NoMatch, limit: 1 << 30}
 	all.all()
 	out["tries/all"] = s.pattern(all.best)
-	if ix := s.lin.index.Load(); ix != nil {
+	if ix := s.index.Load(); ix != nil {
 		if r, gaveUp := s.scan(x); !gaveUp {
 			out["tries/indexed"] = s.pattern(r)
 		}

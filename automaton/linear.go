@@ -3,7 +3,6 @@ package automaton
 import (
 	"slices"
 	"strings"
-	"sync/atomic"
 )
 
 // The linear engine decides an input by trying the patterns that could
@@ -366,26 +365,19 @@ func (ix *index) bucket(x string) []uint32 {
 	return ix.order[ix.start[k]:ix.start[k+1]]
 }
 
-// linear is the linear engine's state in a Set: its index, once built.
-type linear struct {
-	index atomic.Pointer[index]
-	// seen is set by the first input: the index is built at the second.
-	seen atomic.Bool
-}
-
 // scan returns the rank of the best pattern matching x, found by trying
 // the patterns the index says could match it, or all of them, best first,
 // when it has no index yet; gaveUp when the tries would search more than
 // maxTryBytes times x's bytes (the piece matcher must decide).
 func (s *Set) scan(x string) (best int, gaveUp bool) {
 	t := tries{s: s, x: x, best: NoMatch, limit: maxTryBytes*len(x) + tryBytesSlack}
-	ix := s.lin.index.Load()
-	if ix == nil && len(s.prog) >= minIndexed && s.lin.seen.Load() {
+	ix := s.index.Load()
+	if ix == nil && len(s.prog) >= minIndexed && s.seen.Load() {
 		ix = s.buildIndex()
 	}
 	if ix == nil {
-		if !s.lin.seen.Load() {
-			s.lin.seen.Store(true)
+		if !s.seen.Load() {
+			s.seen.Store(true)
 		}
 		t.all()
 		return t.best, t.gaveUp
@@ -434,5 +426,5 @@ func (t *tries) all() {
 
 // buildIndex builds the index once.
 func (s *Set) buildIndex() *index {
-	return once(s, &s.lin.index, func() *index { return buildIndex(s) })
+	return once(s, &s.index, func() *index { return buildIndex(s) })
 }

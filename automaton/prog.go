@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -121,24 +122,9 @@ func (s *Set) walkHeads(b []uint32, d int, x string, fn func(uint32)) {
 		}
 		c := x[d]
 		at := func(k int) byte { return s.text[s.prog[b[lo+k]].at+uint32(d)] }
-		lo += sortFind(hi-lo, func(k int) bool { return at(k) >= c })
-		hi = lo + sortFind(hi-lo, func(k int) bool { return at(k) > c })
+		lo += sort.Search(hi-lo, func(k int) bool { return at(k) >= c })
+		hi = lo + sort.Search(hi-lo, func(k int) bool { return at(k) > c })
 	}
-}
-
-// sortFind returns the least k in [0, n) for which f is true (f is false
-// then true over that range), or n: sort.Search.
-func sortFind(n int, f func(int) bool) int {
-	lo, hi := 0, n
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if f(m) {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	return lo
 }
 
 // headKey is a pattern and the 7 bytes of its head at some depth, as

@@ -70,10 +70,13 @@ type Set struct {
 	cacheBytes int
 	warmUp     int32
 
-	mu  sync.Mutex // serialises building the index, the piece matcher and the DFA
-	lin linear
-	pcs atomic.Pointer[pieces]
-	dfa atomic.Pointer[dfa]
+	mu    sync.Mutex // serialises building the index, the piece matcher and the DFA
+	index atomic.Pointer[index]
+	// seen is set by the linear engine's first input: the index is built
+	// at the second.
+	seen atomic.Bool
+	pcs  atomic.Pointer[pieces]
+	dfa  atomic.Pointer[dfa]
 
 	// The policy's state, written on rare events only (see Match).
 	inputs  atomic.Int64 // inputs the linear engine decided, counted by sampling
@@ -258,7 +261,7 @@ func (s *Set) Stats() Stats {
 // and the states it holds. It takes no lock.
 func (s *Set) Bytes() int {
 	n := 160 + 16*len(s.prog)
-	if ix := s.lin.index.Load(); ix != nil {
+	if ix := s.index.Load(); ix != nil {
 		n += ix.bytes()
 	}
 	if pc := s.pcs.Load(); pc != nil {
