@@ -115,9 +115,6 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 	return d
 }
 
-// rowBytes is the size of a row.
-func (d *dfa) rowBytes() int { return 4 * int(d.width) }
-
 // reset starts a new generation holding the start state, under mu (or
 // before the DFA is shared), and returns it.
 func (d *dfa) reset(old *cache) *cache {
@@ -253,7 +250,7 @@ func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
 		}
 	}
 	k := uint32(len(c.at) - 1)
-	if k >= 2 && int64(d.rowBytes()+4*len(set)+16) > int64(d.limit)-d.bytes.Load() {
+	if k >= 2 && int64(4*int(d.width)+4*len(set)+16) > int64(d.limit)-d.bytes.Load() {
 		return 0, false
 	}
 	row := c.used
@@ -412,13 +409,6 @@ func (d *dfa) addOrReset(c **cache, set []uint32, best int32, clears *int) (uint
 	return row, ok || row > 0
 }
 
-// stats returns the states in the current cache and the classes.
-func (d *dfa) stats() (states int, classes int) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.cur.Load().at) - 2, int(d.width) - 1
-}
-
 // dump writes the patterns in rank order and the states of the current
 // cache with their computed transitions.
 func (d *dfa) dump(b *strings.Builder) {
@@ -428,19 +418,6 @@ func (d *dfa) dump(b *strings.Builder) {
 	fmt.Fprintf(b, "automaton: %d states built, %d patterns, %d classes\n", len(c.at)-2, len(d.set.prog), d.width-1)
 	d.set.dumpPatterns(b)
 	d.dumpStates(b, c)
-}
-
-// dumpPatterns writes the patterns in rank order, one a line.
-func (s *Set) dumpPatterns(b *strings.Builder) {
-	b.WriteString("patterns, best first:\n")
-	for r, in := range s.prog {
-		p := s.pats[in.pattern]
-		anchor := ""
-		if p.Anchored {
-			anchor = " (anchored)"
-		}
-		fmt.Fprintf(b, "  %d: pattern %d %q priority %d%s\n", r, in.pattern, s.text[p.Start:p.end()], p.Priority, anchor)
-	}
 }
 
 // dumpStates writes the states of c and their computed transitions.

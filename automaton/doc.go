@@ -21,14 +21,15 @@
 // memory budget; an input whose new states cost too much gives up, and
 // the piece matcher decides it.
 //
-// Costs. Compile costs a sort of the patterns. The linear engine's tries
-// cost each pattern tried one pass over the input at most, bounded per
-// input; the piece matcher one automaton step per input byte plus the
-// pieces that end at each byte and O(1) per piece of each pattern whose
-// first piece the input holds, whatever the patterns alive. On states
-// built, the DFA costs one table load a byte. Memory: the program 16 bytes
-// a pattern, the index 4, the piece matcher about 20 bytes a byte of
-// distinct piece; the DFA's states at most Options.CacheBytes.
+// Costs. Compile costs a radix sort of the patterns by priority. The
+// linear engine's tries cost each pattern tried one pass over the input
+// at most, bounded per input; the piece matcher one automaton step per
+// input byte plus the pieces that end at each byte and O(1) per piece of
+// each pattern whose first piece the input holds, whatever the patterns
+// alive. On states built, the DFA costs one table load a byte. Memory: the
+// program 16 bytes a pattern, the index 4, the piece matcher about 20
+// bytes a byte of distinct piece; the DFA's states at most
+// Options.CacheBytes.
 //
 // Concurrency. A Set is safe for concurrent use. The index, the piece
 // matcher and the DFA are built once, under the Set's mutex; a DFA

@@ -199,11 +199,8 @@ func (ix *index) place(s *Set, where []uint8, counts *[pairBits]uint16) {
 		}
 	}
 	for r := range s.prog {
-		h := s.head(uint32(r))
-		if where[r] != inPairs {
-			continue
-		}
-		switch {
+		switch h := s.head(uint32(r)); {
+		case where[r] != inPairs:
 		case npairable < minPaired && len(h) > l:
 			where[r] = inBucket
 		case npairable < minPaired:

@@ -208,10 +208,8 @@ func (pc *pieces) buildLinks() {
 			pc.fail[v] = pc.step(pc.fail[p], pc.label[v])
 		}
 		f := pc.fail[v]
-		if pc.piece[f] {
+		if pc.dict[v] = pc.dict[f]; pc.piece[f] {
 			pc.dict[v] = f
-		} else {
-			pc.dict[v] = pc.dict[f]
 		}
 	}
 }

@@ -250,8 +250,10 @@ type Stats struct {
 func (s *Set) Stats() Stats {
 	st := Stats{Patterns: len(s.pats), Bytes: s.Bytes(), GiveUps: s.giveUps.Load(), Pieces: s.pieced.Load()}
 	if d := s.dfa.Load(); d != nil {
+		d.mu.Lock()
+		st.States, st.Classes = len(d.cur.Load().at)-2, int(d.width)-1
+		d.mu.Unlock()
 		st.DFA, st.Clears = true, d.clears.Load()
-		st.States, st.Classes = d.stats()
 	}
 	return st
 }
@@ -285,4 +287,17 @@ func (s *Set) String() string {
 	}
 	d.dump(&b)
 	return b.String()
+}
+
+// dumpPatterns writes the patterns in rank order, one a line.
+func (s *Set) dumpPatterns(b *strings.Builder) {
+	b.WriteString("patterns, best first:\n")
+	for r, in := range s.prog {
+		p := s.pats[in.pattern]
+		anchor := ""
+		if p.Anchored {
+			anchor = " (anchored)"
+		}
+		fmt.Fprintf(b, "  %d: pattern %d %q priority %d%s\n", r, in.pattern, s.text[p.Start:p.end()], p.Priority, anchor)
+	}
 }
