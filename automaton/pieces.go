@@ -256,12 +256,10 @@ func (pc *pieces) match(s *Set, x string) int {
 	v := int32(0)
 	for e := 0; e < len(x) && sc.live+sc.pending > 0; e++ {
 		v = pc.step(v, x[e])
-		u := v
-		if !pc.piece[u] {
-			u = pc.dict[u]
-		}
-		for ; u >= 0; u = pc.dict[u] {
-			r.occurs(u, e)
+		for u := v; u >= 0; u = pc.dict[u] { // the pieces ending at e
+			if pc.piece[u] {
+				r.occurs(u, e)
+			}
 		}
 	}
 	return r.best

@@ -64,6 +64,10 @@ func rankOrder(pats []Pattern) []uint64 {
 		keys[i] = uint64(^p.Priority)<<32 | uint64(i)
 		or, and = or|keys[i], and&keys[i]
 	}
+	if len(keys) < minRadix {
+		slices.Sort(keys)
+		return keys
+	}
 	for shift := 32; shift < 64; shift += 8 {
 		if (or^and)>>shift&0xFF == 0 {
 			continue // every priority has this byte
@@ -86,10 +90,7 @@ func rankOrder(pats []Pattern) []uint64 {
 
 // bytesOf returns the bytes of the pattern of rank r, trailing stars
 // trimmed.
-func (s *Set) bytesOf(r uint32) string {
-	in := &s.prog[r]
-	return s.text[in.at : in.at+uint32(in.n)]
-}
+func (s *Set) bytesOf(r uint32) string { return s.text[s.prog[r].at:][:s.prog[r].n] }
 
 // head returns the head of the pattern of rank r.
 func (s *Set) head(r uint32) string { return s.bytesOf(r)[:s.prog[r].head] }
@@ -101,10 +102,7 @@ func (s *Set) tail(r uint32) string { return s.bytesOf(r)[s.prog[r].n-s.prog[r].
 // pieces, between stars (nextPiece reads them).
 func (s *Set) mid(r uint32) string {
 	in := &s.prog[r]
-	if in.head == in.n {
-		return ""
-	}
-	return s.text[in.at+uint32(in.head)+1 : in.at+uint32(in.n-in.tail)]
+	return s.bytesOf(r)[min(in.head+1, in.n) : in.n-in.tail]
 }
 
 // nextPiece returns the first piece of mid and what follows it; the piece
@@ -116,6 +114,9 @@ func nextPiece(mid string) (piece, rest string) {
 	}
 	return mid, ""
 }
+
+// minRadix is the fewest keys rankOrder sorts by radix, not comparisons.
+const minRadix = 128
 
 // minWalked is the size of a range at which walkHeads stops narrowing it
 // and calls fn with all of its patterns.
