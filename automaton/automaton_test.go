@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/seed-275a9bd5/robotstxt/internal/race"
 )
@@ -90,32 +91,25 @@ func randInput(r *rand.Rand, alphabet string, maxLen int) string {
 	return string(b)
 }
 
-// engines runs each engine and each way of Match on x.
+// engines runs each engine on x, each reading the Set's program.
 func engines(s *Set, x string) map[string]int {
 	out := map[string]int{}
-	if i, t := s.scanAll(x); !t.gaveUp {
-		out["scanAll"] = i
-	}
-	if ix := s.lin.index.Load(); ix != nil {
-		if i, t := s.scan(x); !t.gaveUp {
-			out["scan"] = i
+	all := tries{s: s, x: x, best: NoMatch, limit: 1 << 30}
+	all.all()
+	out["tries/all"] = s.pattern(all.best)
+	if ix := s.index.Load(); ix != nil {
+		if r, gaveUp := s.scan(x); !gaveUp {
+			out["tries/indexed"] = s.pattern(r)
 		}
-		out["pieces/indexed"] = buildPieces(s).match(s, x, ix)
 	}
-	out["pieces"] = buildPieces(s).match(s, x, nil)
+	out["pieces"] = s.pattern(buildPieces(s).match(s, x))
 	for _, cache := range []int{1 << 20, 4096, 600} {
 		if r, ok := newDFA(s, cache).match(x); ok {
-			if r >= 0 {
-				r = s.dfaRank(r)
-			}
-			out[fmt.Sprint("dfa/", cache)] = int(r)
+			out[fmt.Sprint("dfa/", cache)] = s.pattern(int(r))
 		}
 	}
 	return out
 }
-
-// dfaRank maps a rank of a fresh DFA's layout to its pattern.
-func (s *Set) dfaRank(r int32) int32 { return newDFA(s, 0).rank[r] }
 
 // TestEngines_AgainstBruteForce checks every engine against bruteBest on
 // random patterns and inputs over small alphabets, where patterns overlap
@@ -170,7 +164,7 @@ func TestIndex_Pairs(t *testing.T) {
 		for range 100 {
 			x := "/" + randInput(r, "abcd/", 14)
 			want := bruteBest(ps, x)
-			if got, tr := s.scan(x); !tr.gaveUp && got != want {
+			if got, gaveUp := s.scan(x); !gaveUp && s.pattern(got) != want {
 				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, want)
 			}
 		}
@@ -199,10 +193,10 @@ func TestIndex_SortedBuckets(t *testing.T) {
 		}
 		for range 100 {
 			x := "/a" + randInput(r, "ab", 12)
-			if got, tr := s.scan(x); !tr.gaveUp && got != bruteBest(ps, x) {
+			if got, gaveUp := s.scan(x); !gaveUp && s.pattern(got) != bruteBest(ps, x) {
 				t.Fatalf("patterns %v, input %q: %d, want %d", ps, x, got, bruteBest(ps, x))
 			}
-			if got := buildPieces(s).match(s, x, ix); got != bruteBest(ps, x) {
+			if got := s.pattern(buildPieces(s).match(s, x)); got != bruteBest(ps, x) {
 				t.Fatalf("piece matcher: patterns %v, input %q: %d, want %d", ps, x, got, bruteBest(ps, x))
 			}
 		}
@@ -460,4 +454,54 @@ func FuzzMatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMatch_ConcurrentBackOff decides, from 8 goroutines on one Set, inputs
+// on which its DFA gives up (its cache holds the start state alone, so
+// the state they reach has no room) and inputs it answers at once (the
+// start state's transition is final), and checks that the policy's
+// counters stay in range: the DFA's back-off moves up and down at once on
+// many cores, which a load then a store would take below 0 (and tryDFA's
+// shift would panic) or past maxProbeShift.
+func TestMatch_ConcurrentBackOff(t *testing.T) {
+	ps := []pat{{"a", false, 100}}
+	for i := range 64 {
+		w := fmt.Sprintf("%02x", i)
+		ps = append(ps, pat{"/*" + w + "*" + w, false, uint32(i % 7)})
+	}
+	s := compileAll(ps, Options{WarmUp: -1, CacheBytes: 1})
+	// Until the DFA has given up this many times, or for at most 2 s (on
+	// two cores, the code this replaced failed 6 runs in 8).
+	want, most := int64(200_000), 2*time.Second
+	if testing.Short() {
+		want, most = 20_000, time.Second/2
+	}
+	deadline := time.Now().Add(most)
+	check := func() bool {
+		if p := s.probe.Load(); p < 0 || p > maxProbeShift {
+			t.Errorf("probe %d, want 0 to %d", p, maxProbeShift)
+			return false
+		}
+		return true
+	}
+	// Every goroutine decides both kinds, so that each core moves the
+	// back-off both ways.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; s.giveUps.Load() < want && time.Now().Before(deadline) && check(); k++ {
+				if k%8 == 0 {
+					s.Match("/0102")
+				} else {
+					s.Match("a/x")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if st := s.Stats(); st.GiveUps <= 0 || st.Pieces < 0 {
+		t.Errorf("stats out of range or no give-up: %+v", st)
+	}
 }

@@ -39,8 +39,7 @@ const final = 1 << 31
 // dfa is a Set's lazily built DFA.
 type dfa struct {
 	set   *Set
-	rank  []int32  // the pattern of each rank
-	prog  []byte   // the patterns' bytes in rank order, each with one slot after it
+	prog  []byte   // the program's patterns' bytes, by rank, each with one slot after it
 	start []uint32 // rank r's bytes are prog[start[r] : start[r+1]-1]
 	ranks []int32  // the rank of each position of prog
 	class [256]uint8
@@ -80,35 +79,29 @@ type states struct {
 	hash []uint32 // open addressing over the states, by their sets: state k is k, 0 empty
 }
 
-// startRow is the row of the start state in every generation.
-func (d *dfa) startRow() uint32 { return d.width }
-
-// newDFA lays s's patterns out in rank order.
+// newDFA lays out the program of s.
 func newDFA(s *Set, cacheBytes int) *dfa {
-	d := &dfa{set: s, limit: cacheBytes, allowance: max(minAllowance, 4*int(s.size))}
-	d.rank = make([]int32, len(s.pats))
-	for i := range d.rank {
-		d.rank[i] = int32(i)
+	size := len(s.prog) // the program's bytes, and an end slot each
+	for _, in := range s.prog {
+		size += int(in.n)
 	}
-	slices.SortFunc(d.rank, func(a, b int32) int { return s.compareRank(uint32(a), uint32(b)) })
-	d.start = make([]uint32, len(d.rank)+1)
-	d.prog = make([]byte, 0, int(s.size)+len(d.rank))
+	d := &dfa{set: s, limit: cacheBytes, allowance: max(minAllowance, 4*size)}
+	d.start = make([]uint32, len(s.prog)+1)
+	d.prog = make([]byte, 0, size)
+	d.ranks = make([]int32, 0, cap(d.prog))
 	var seen [256]bool
-	for r, i := range d.rank {
-		p := s.pattern(int(i))
+	for r := range s.prog {
+		p := s.bytesOf(uint32(r))
 		d.start[r] = uint32(len(d.prog))
 		d.prog = append(append(d.prog, p...), 0)
+		for k := 0; k <= len(p); k++ {
+			d.ranks = append(d.ranks, int32(r))
+		}
 		for k := 0; k < len(p); k++ {
 			seen[p[k]] = true
 		}
 	}
-	d.start[len(d.rank)] = uint32(len(d.prog))
-	d.ranks = make([]int32, len(d.prog))
-	for r := range d.rank {
-		for q := d.start[r]; q < d.start[r+1]; q++ {
-			d.ranks[q] = int32(r)
-		}
-	}
+	d.start[len(s.prog)] = uint32(len(d.prog))
 	seen[Wildcard] = false
 	n := uint8(1) // class 0: the bytes no pattern names
 	for b := range seen {
@@ -122,9 +115,6 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 	return d
 }
 
-// rowBytes is the size of a row.
-func (d *dfa) rowBytes() int { return 4 * int(d.width) }
-
 // reset starts a new generation holding the start state, under mu (or
 // before the DFA is shared), and returns it.
 func (d *dfa) reset(old *cache) *cache {
@@ -135,7 +125,7 @@ func (d *dfa) reset(old *cache) *cache {
 		used: d.width,
 	}}
 	c.table = make([]uint32, 16*d.width)
-	set, best := d.closure(d.next[:0], d.initial(), NoMatch)
+	set, best := d.closure(d.next[:0], d.start[:len(d.start)-1], NoMatch) // every pattern's first position
 	d.next = set
 	d.add(c, set, best)
 	if old != nil {
@@ -146,16 +136,10 @@ func (d *dfa) reset(old *cache) *cache {
 	return c
 }
 
-// initial returns the first position of every pattern.
-func (d *dfa) initial() []uint32 { return d.start[:len(d.rank)] }
-
 // account records what c holds.
 func (d *dfa) account(c *cache) {
 	d.bytes.Store(int64(4*len(c.table) + 4*cap(c.pos) + 8*cap(c.at) + 4*cap(c.hash)))
 }
-
-// rankOf returns the rank of the pattern position q is in.
-func (d *dfa) rankOf(q uint32) int32 { return d.ranks[q] }
 
 // end returns the slot after the bytes of the pattern of rank r.
 func (d *dfa) end(r int32) uint32 { return d.start[r+1] - 1 }
@@ -190,7 +174,7 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 	keepFrom := 0 // where the current pattern's kept positions start in out
 	for _, q := range out {
 		if r < 0 || q > d.end(r) {
-			r = d.rankOf(q)
+			r = d.ranks[q]
 			keepFrom = k
 		}
 		if best != NoMatch && r >= best {
@@ -198,7 +182,7 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 		}
 		switch {
 		case q == d.end(r):
-			if !d.set.pats[d.rank[r]].Anchored {
+			if !d.set.prog[r].anchored {
 				best = r
 				continue
 			}
@@ -217,7 +201,7 @@ func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 	r := int32(-1)
 	for _, q := range set {
 		if r < 0 || q > d.end(r) {
-			r = d.rankOf(q)
+			r = d.ranks[q]
 		}
 		if q == d.end(r) {
 			continue // an anchored pattern's end: the input goes on
@@ -240,7 +224,7 @@ func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 // pattern that matches when the input ends there, or NoMatch.
 func (d *dfa) endAnswer(set []uint32, best int32) int32 {
 	for _, q := range set {
-		r := d.rankOf(q)
+		r := d.ranks[q]
 		if best != NoMatch && r >= best {
 			break
 		}
@@ -266,7 +250,7 @@ func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
 		}
 	}
 	k := uint32(len(c.at) - 1)
-	if k >= 2 && int64(d.rowBytes()+4*len(set)+16) > int64(d.limit)-d.bytes.Load() {
+	if k >= 2 && int64(4*int(d.width)+4*len(set)+16) > int64(d.limit)-d.bytes.Load() {
 		return 0, false
 	}
 	row := c.used
@@ -340,7 +324,7 @@ const maxClears = 1
 func (d *dfa) match(x string) (int32, bool) {
 	c := d.cur.Load()
 	t := c.table
-	s := d.startRow()
+	s := d.width // the start state's row, in every generation
 	work, clears := 0, 0
 	for i := 0; i < len(x); i++ {
 		next := atomic.LoadUint32(&t[s+uint32(d.class[x[i]])])
@@ -425,35 +409,15 @@ func (d *dfa) addOrReset(c **cache, set []uint32, best int32, clears *int) (uint
 	return row, ok || row > 0
 }
 
-// stats returns the states in the current cache and the classes.
-func (d *dfa) stats() (states int, classes int) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.cur.Load().at) - 2, int(d.width) - 1
-}
-
 // dump writes the patterns in rank order and the states of the current
 // cache with their computed transitions.
 func (d *dfa) dump(b *strings.Builder) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	c := d.cur.Load()
-	fmt.Fprintf(b, "automaton: %d states built, %d patterns, %d classes\n", len(c.at)-2, len(d.rank), d.width-1)
-	d.dumpPatterns(b)
+	fmt.Fprintf(b, "automaton: %d states built, %d patterns, %d classes\n", len(c.at)-2, len(d.set.prog), d.width-1)
+	d.set.dumpPatterns(b)
 	d.dumpStates(b, c)
-}
-
-// dumpPatterns writes the patterns in rank order, one a line.
-func (d *dfa) dumpPatterns(b *strings.Builder) {
-	b.WriteString("patterns, best first:\n")
-	for r, i := range d.rank {
-		p := d.set.pats[i]
-		anchor := ""
-		if p.Anchored {
-			anchor = " (anchored)"
-		}
-		fmt.Fprintf(b, "  %d: pattern %d %q priority %d%s\n", r, i, d.set.pattern(int(i)), p.Priority, anchor)
-	}
 }
 
 // dumpStates writes the states of c and their computed transitions.

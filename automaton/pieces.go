@@ -8,36 +8,34 @@ import (
 
 // The piece matcher decides any input in time that does not grow with the
 // patterns alive at a byte: the fallback of the linear engine and of the
-// DFA. A pattern is a head, literal pieces between stars, and, when it is
-// anchored and does not end with a star, a tail that must end the input.
-// It matches when the input starts with its head, each piece occurs after
-// the one before (the leftmost occurrence is never worse), and the tail
-// ends the input after the last piece. One pass of an Aho-Corasick
-// automaton over the distinct pieces finds every occurrence. A pattern
-// starts at the first occurrence of its first piece past its head (the
-// patterns of each first piece are listed by head length, so that an
-// occurrence starts those whose heads it is past); from then on it waits,
-// in a queue of the piece it needs next, and an occurrence of that piece
-// moves it one piece on. A pattern with no piece is decided at once. Cost
-// per input of n bytes: O(n) automaton steps, plus the pieces that end at
-// each byte (at most the number of distinct piece lengths), plus O(1) for
-// each piece of each pattern whose first piece the input holds.
+// DFA. A pattern of the program (prog.go) matches when the input starts
+// with its head, each piece occurs after the one before (the leftmost
+// occurrence is never worse), and its tail ends the input after the last
+// piece. One pass of an Aho-Corasick automaton over the distinct pieces
+// finds every occurrence. A pattern starts at the first occurrence of its
+// first piece past its head (the patterns of each first piece are listed
+// by head length, so that an occurrence starts those whose heads it is
+// past); from then on it waits, in a queue of the piece it needs next, and
+// an occurrence of that piece moves it one piece on. A pattern with no
+// piece is found by its head and decided at once. Cost per input of n
+// bytes: O(n) automaton steps, plus the pieces that end at each byte (at
+// most the number of distinct piece lengths), plus O(1) for each piece of
+// each pattern whose first piece the input holds, plus a binary search a
+// byte for the patterns with no piece whose heads it starts with.
 
 // pieces is the piece matcher of a Set, built once and then read only.
+// It reads the patterns from the Set's program, by rank.
 type pieces struct {
-	// Pattern i's pieces are ids[at[i]:at[i+1]], by their node in the
-	// automaton (a piece is the node that spells it).
+	// The pieces of the pattern of rank r are ids[at[r]:at[r+1]], by
+	// their node in the automaton (a piece is the node that spells it).
 	at  []uint32
 	ids []int32
-	// head[i] and tail[i] are the lengths of pattern i's head and tail
-	// (segments'); head[i] is the pattern's length when it has no star.
-	head, tail []uint16
 	// The patterns whose first piece node v spells are
 	// firsts[firstAt[v]:firstAt[v+1]], by head length; plain are those
-	// with no piece.
+	// with no piece, sorted by head (walkHeads finds them).
 	firstAt []uint32
-	firsts  []int32
-	plain   []int32
+	firsts  []uint32
+	plain   []uint32
 
 	// The automaton, its nodes numbered breadth first so that node v's
 	// children are the nodes first[v] to first[v+1]-1, sorted by label
@@ -57,80 +55,33 @@ type pieces struct {
 
 func (pc *pieces) bytes() int {
 	n := len(pc.label)
-	return 1200 + 4*(len(pc.at)+len(pc.ids)+len(pc.head)+len(pc.firsts)+len(pc.plain)) + n*(1+4+4+4+4+4+1)
+	return 1200 + 4*(len(pc.at)+len(pc.ids)+len(pc.firsts)+len(pc.plain)) + n*(1+4+4+4+4+4+1)
 }
 
-// segments returns pattern p's head, its pieces (appended to buf) and its
-// tail: the pieces are the non-empty runs between stars that must occur in
-// order; the tail is the last run when p is anchored and does not end with
-// a star ("" otherwise). literal reports that p has no star.
-func segments(p string, anchored bool, buf []string) (h string, ps []string, tail string, literal bool) {
-	star := strings.IndexByte(p, Wildcard)
-	if star < 0 {
-		return p, buf, "", true
-	}
-	h, p = p[:star], p[star+1:]
-	for {
-		star = strings.IndexByte(p, Wildcard)
-		if star < 0 {
-			break
-		}
-		if star > 0 {
-			buf = append(buf, p[:star])
-		}
-		p = p[star+1:]
-	}
-	if anchored {
-		return h, buf, p, false
-	}
-	if p != "" {
-		buf = append(buf, p)
-	}
-	return h, buf, "", false
-}
-
-// buildPieces makes the piece matcher of s's patterns.
+// buildPieces makes the piece matcher of s's patterns: a trie of their
+// distinct pieces (a set of tens of thousands of patterns has few), and
+// each pattern's pieces by node.
 func buildPieces(s *Set) *pieces {
-	pc := &pieces{at: make([]uint32, 1, len(s.pats)+1), head: make([]uint16, len(s.pats)), tail: make([]uint16, len(s.pats))}
-	// Every pattern's pieces in order, by their number among the distinct
-	// pieces (a set of tens of thousands of patterns has few of those).
-	var all []int32
-	number := map[string]int32{}
+	pc := &pieces{at: make([]uint32, 1, len(s.prog)+1)}
+	node := map[string]int32{}
 	var distinct []string
-	var buf []string
-	for i := range s.pats {
-		p := s.pats[i]
-		var h, tail string
-		h, buf, tail, _ = segments(s.text[p.Start:p.end()], p.Anchored, buf[:0])
-		for _, x := range buf {
-			k, ok := number[x]
-			if !ok {
-				k = int32(len(distinct))
-				number[x] = k
-				distinct = append(distinct, x)
+	for r := range s.prog {
+		for p, mid := nextPiece(s.mid(uint32(r))); p != ""; p, mid = nextPiece(mid) {
+			if _, ok := node[p]; !ok {
+				node[p] = 0
+				distinct = append(distinct, p)
 			}
-			all = append(all, k)
 		}
-		pc.at = append(pc.at, uint32(len(all)))
-		pc.head[i], pc.tail[i] = uint16(len(h)), uint16(len(tail))
 	}
-	order := make([]int32, len(distinct)) // the distinct pieces, sorted
-	for k := range order {
-		order[k] = int32(k)
+	slices.Sort(distinct)
+	for k, v := range pc.buildTrie(distinct) {
+		node[distinct[k]] = v
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(distinct[a], distinct[b]) })
-	sorted := make([]string, len(order))
-	for j, k := range order {
-		sorted[j] = distinct[k]
-	}
-	spells := pc.buildTrie(sorted)
-	node := make([]int32, len(distinct)) // of each distinct piece
-	for j, k := range order {
-		node[k] = spells[j]
-	}
-	pc.ids = make([]int32, len(all))
-	for k, d := range all {
-		pc.ids[k] = node[d]
+	for r := range s.prog {
+		for p, mid := nextPiece(s.mid(uint32(r))); p != ""; p, mid = nextPiece(mid) {
+			pc.ids = append(pc.ids, node[p])
+		}
+		pc.at = append(pc.at, uint32(len(pc.ids)))
 	}
 	pc.buildLinks()
 	pc.listFirsts(s)
@@ -138,29 +89,30 @@ func buildPieces(s *Set) *pieces {
 }
 
 // listFirsts lists the patterns by their first piece (a counting sort of
-// them ordered by head length), and those with no piece.
+// them ordered by head length), and those with no piece by head.
 func (pc *pieces) listFirsts(s *Set) {
-	byHead := make([]int32, 0, len(s.pats))
-	for i := range s.pats {
-		if pc.at[i] == pc.at[i+1] {
-			pc.plain = append(pc.plain, int32(i))
+	byHead := make([]uint32, 0, len(s.prog))
+	for r := range s.prog {
+		if pc.at[r] == pc.at[r+1] {
+			pc.plain = append(pc.plain, uint32(r))
 		} else {
-			byHead = append(byHead, int32(i))
+			byHead = append(byHead, uint32(r))
 		}
 	}
-	slices.SortStableFunc(byHead, func(a, b int32) int { return int(pc.head[a]) - int(pc.head[b]) })
+	s.sortHeads(pc.plain, 0, make([]headKey, len(pc.plain)))
+	slices.SortStableFunc(byHead, func(a, b uint32) int { return int(s.prog[a].head) - int(s.prog[b].head) })
 	pc.firstAt = make([]uint32, len(pc.label)+1)
-	for _, i := range byHead {
-		pc.firstAt[pc.ids[pc.at[i]]+1]++
+	for _, r := range byHead {
+		pc.firstAt[pc.ids[pc.at[r]]+1]++
 	}
 	for v := range len(pc.label) {
 		pc.firstAt[v+1] += pc.firstAt[v]
 	}
-	pc.firsts = make([]int32, len(byHead))
+	pc.firsts = make([]uint32, len(byHead))
 	next := slices.Clone(pc.firstAt[:len(pc.label)])
-	for _, i := range byHead {
-		v := pc.ids[pc.at[i]]
-		pc.firsts[next[v]] = i
+	for _, r := range byHead {
+		v := pc.ids[pc.at[r]]
+		pc.firsts[next[v]] = r
 		next[v]++
 	}
 }
@@ -221,17 +173,9 @@ func (pc *pieces) child(v int32, b byte) int32 {
 		}
 		return -1
 	}
-	lo, hi := pc.first[v], pc.first[v+1]
-	for lo < hi {
-		m := int32(uint32(lo+hi) >> 1)
-		switch c := pc.label[m]; {
-		case c == b:
-			return m
-		case c < b:
-			lo = m + 1
-		default:
-			hi = m
-		}
+	lo := pc.first[v]
+	if k, ok := slices.BinarySearch(pc.label[lo:pc.first[v+1]], b); ok {
+		return lo + int32(k)
 	}
 	return -1
 }
@@ -264,18 +208,16 @@ func (pc *pieces) buildLinks() {
 			pc.fail[v] = pc.step(pc.fail[p], pc.label[v])
 		}
 		f := pc.fail[v]
-		if pc.piece[f] {
+		if pc.dict[v] = pc.dict[f]; pc.piece[f] {
 			pc.dict[v] = f
-		} else {
-			pc.dict[v] = pc.dict[f]
 		}
 	}
 }
 
-// waiter is a pattern waiting for its piece k, which may start at req or
-// later; next links the queue it is in.
+// waiter is a pattern (a rank) waiting for its piece k, which may start
+// at req or later; next links the queue it is in.
 type waiter struct {
-	pattern, k, req, next int32
+	rank, k, req, next int32
 }
 
 // pieceScratch is the per-input state of the piece matcher. A node's
@@ -294,8 +236,8 @@ type pieceScratch struct {
 
 var pieceScratchPool = sync.Pool{New: func() any { return new(pieceScratch) }}
 
-// pieceRun is one input's match: the input, the best pattern found so
-// far, and the scratch.
+// pieceRun is one input's match: the input, the best rank found so far,
+// and the scratch.
 type pieceRun struct {
 	pc   *pieces
 	s    *Set
@@ -304,72 +246,43 @@ type pieceRun struct {
 	sc   *pieceScratch
 }
 
-// match returns the best pattern of s matching x. The patterns with no
-// piece are decided first: those the index ix says could match (every one
-// when ix is nil).
-func (pc *pieces) match(s *Set, x string, ix *index) int {
+// match returns the rank of the best pattern of s matching x.
+func (pc *pieces) match(s *Set, x string) int {
 	sc := pieceScratchPool.Get().(*pieceScratch)
 	defer pieceScratchPool.Put(sc) // sc, not r.sc: x, in r, is not kept
 	sc.reset(len(pc.label), len(pc.firsts))
 	r := pieceRun{pc: pc, s: s, x: x, best: NoMatch, sc: sc}
-	switch {
-	case ix == nil:
-		for _, i := range pc.plain {
-			r.decide(i)
-		}
-	default:
-		decide := func(i uint32) { r.decide(int32(i)) }
-		s.heads(ix, x, decide)
-		if ix.pairs != nil {
-			for _, k := range ix.pairs.keyed {
-				decide(k.pattern)
-			}
-		}
-		for _, i := range ix.always {
-			decide(i)
-		}
-	}
+	s.walkHeads(pc.plain, 0, x, r.decide)
 	v := int32(0)
 	for e := 0; e < len(x) && sc.live+sc.pending > 0; e++ {
 		v = pc.step(v, x[e])
-		u := v
-		if !pc.piece[u] {
-			u = pc.dict[u]
-		}
-		for ; u >= 0; u = pc.dict[u] {
-			r.occurs(u, e)
+		for u := v; u >= 0; u = pc.dict[u] { // the pieces ending at e
+			if pc.piece[u] {
+				r.occurs(u, e)
+			}
 		}
 	}
 	return r.best
 }
 
-// better reports whether pattern i ranks before the best found so far.
-func (r *pieceRun) better(i int32) bool {
-	return r.best == NoMatch || r.s.compareRank(uint32(i), uint32(r.best)) < 0
-}
+// better reports whether rank i is better than the best found so far.
+func (r *pieceRun) better(i uint32) bool { return r.best == NoMatch || int(i) < r.best }
 
-// decide decides pattern i, if it has no piece, on the input.
-func (r *pieceRun) decide(i int32) {
-	pc, p, x := r.pc, r.s.pats[i], r.x
-	if pc.at[i] != pc.at[i+1] || !r.better(i) {
+// decide decides the pattern of rank i, which has no piece, on the input.
+func (r *pieceRun) decide(i uint32) {
+	in := &r.s.prog[i]
+	if !r.better(i) || !strings.HasPrefix(r.x, r.s.head(i)) {
 		return
 	}
-	h := r.s.text[p.Start : p.Start+uint32(pc.head[i])]
-	switch {
-	case !strings.HasPrefix(x, h):
-	case len(h) == int(p.Len): // no star
-		if !p.Anchored || len(x) == len(h) {
-			r.best = int(i)
-		}
-	case len(x)-int(pc.tail[i]) >= len(h) && strings.HasSuffix(x, r.tail(i)):
+	if in.head == in.n && (!in.anchored || len(r.x) == int(in.n)) || in.head < in.n && r.ends(i, int(in.head)) {
 		r.best = int(i)
 	}
 }
 
-// tail returns pattern i's tail.
-func (r *pieceRun) tail(i int32) string {
-	p := r.s.pats[i]
-	return r.s.text[p.end()-uint32(r.pc.tail[i]) : p.end()]
+// ends reports whether the tail of the pattern of rank i ends the input
+// after its byte e (any input when it has none).
+func (r *pieceRun) ends(i uint32, e int) bool {
+	return len(r.x)-int(r.s.prog[i].tail) >= e && strings.HasSuffix(r.x, r.s.tail(i))
 }
 
 // occurs moves on the patterns waiting for the piece node u spells, which
@@ -382,34 +295,33 @@ func (r *pieceRun) occurs(u int32, e int) {
 	from := int32(e) + 1 - pc.depth[u]
 	for ; sc.cursor[u] < pc.firstAt[u+1]; sc.cursor[u]++ {
 		i := pc.firsts[sc.cursor[u]]
-		if int32(pc.head[i]) > from {
+		if int32(r.s.prog[i].head) > from {
 			break // it and the rest start at a later occurrence
 		}
 		sc.pending--
-		p := r.s.pats[i]
-		if r.better(i) && strings.HasPrefix(r.x, r.s.text[p.Start:p.Start+uint32(pc.head[i])]) {
+		if r.better(i) && strings.HasPrefix(r.x, r.s.head(i)) {
 			r.moveOn(i, 0, e)
 		}
 	}
 	for sc.qhead[u] >= 0 && sc.waiters[sc.qhead[u]].req <= from {
 		w := sc.pop(u)
-		if i := sc.waiters[w].pattern; r.better(i) {
+		if i := uint32(sc.waiters[w].rank); r.better(i) {
 			r.moveOn(i, sc.waiters[w].k, e)
 		}
 	}
 }
 
-// moveOn moves pattern i, whose piece k ends at byte e, to its next piece,
-// or, past its last, decides it by its tail.
-func (r *pieceRun) moveOn(i, k int32, e int) {
+// moveOn moves the pattern of rank i, whose piece k ends at byte e, to
+// its next piece, or, past its last, decides it by its tail.
+func (r *pieceRun) moveOn(i uint32, k int32, e int) {
 	pc, sc := r.pc, r.sc
 	if at := pc.at[i] + uint32(k+1); at < pc.at[i+1] {
 		u := pc.ids[at]
 		sc.touch(u, pc.firstAt[u])
-		sc.push(u, waiter{pattern: i, k: k + 1, req: int32(e) + 1, next: -1})
+		sc.push(u, waiter{rank: int32(i), k: k + 1, req: int32(e) + 1, next: -1})
 		return
 	}
-	if len(r.x)-int(pc.tail[i]) > e && strings.HasSuffix(r.x, r.tail(i)) {
+	if r.ends(i, e+1) {
 		r.best = int(i)
 	}
 }

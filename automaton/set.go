@@ -38,6 +38,8 @@ type Pattern struct {
 	// Anchored reports whether the pattern must match the whole input;
 	// otherwise it matches every input it is a prefix of.
 	Anchored bool
+	// Tag is the caller's, kept for Set.Tag: the Set reads nothing of it.
+	Tag uint8
 }
 
 // end returns where p ends in the text.
@@ -63,15 +65,18 @@ type Options struct {
 type Set struct {
 	text string
 	pats []Pattern
+	prog []inst // the patterns compiled, by rank (prog.go)
 
 	cacheBytes int
 	warmUp     int32
-	size       int64 // the patterns' bytes
 
-	mu  sync.Mutex // serialises building the index, the piece matcher and the DFA
-	lin linear
-	pcs atomic.Pointer[pieces]
-	dfa atomic.Pointer[dfa]
+	mu    sync.Mutex // serialises building the index, the piece matcher and the DFA
+	index atomic.Pointer[index]
+	// seen is set by the linear engine's first input: the index is built
+	// at the second.
+	seen atomic.Bool
+	pcs  atomic.Pointer[pieces]
+	dfa  atomic.Pointer[dfa]
 
 	// The policy's state, written on rare events only (see Match).
 	inputs  atomic.Int64 // inputs the linear engine decided, counted by sampling
@@ -80,8 +85,9 @@ type Set struct {
 	pieced  atomic.Int64 // about the inputs the piece matcher decided, counted by sampling
 }
 
-// Compile prepares the patterns, substrings of text, for matching. It
-// keeps text and patterns (which must not change afterwards) and builds
+// Compile prepares the patterns, substrings of text, for matching: it
+// compiles them into one program, in rank order, that every engine reads.
+// It keeps text and patterns (which must not change afterwards) and builds
 // nothing else: the engines' indexes and states are built as inputs need
 // them. It panics when a pattern is not a part of text.
 func Compile(text string, patterns []Pattern, opts Options) *Set {
@@ -95,36 +101,23 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 	if s.warmUp == 0 {
 		s.warmUp = DefaultWarmUp
 	}
-	for _, p := range patterns {
-		if int64(p.end()) > int64(len(text)) {
-			panic(fmt.Sprintf("automaton: pattern at %d of %d bytes outside a text of %d", p.Start, p.Len, len(text)))
-		}
-		s.size += int64(p.Len)
-	}
+	s.prog = compileProg(text, patterns)
 	if s.warmUp < 0 && s.cacheBytes >= 0 && len(patterns) > 0 {
 		s.startDFA()
 	}
 	return s
 }
 
-// pattern returns the bytes of pattern i.
-func (s *Set) pattern(i int) string { return s.text[s.pats[i].Start:s.pats[i].end()] }
+// Tag returns the tag of pattern i (Pattern.Tag).
+func (s *Set) Tag(i int) uint8 { return s.pats[i].Tag }
 
-// compareRank orders patterns a and b by rank: negative when a ranks
-// before b (a higher priority, or an equal one and given first).
-func (s *Set) compareRank(a, b uint32) int {
-	pa, pb := s.pats[a].Priority, s.pats[b].Priority
-	switch {
-	case pa > pb:
-		return -1
-	case pa < pb:
-		return 1
+// pattern returns the pattern of rank r, NoMatch for NoMatch.
+func (s *Set) pattern(r int) int {
+	if r < 0 {
+		return NoMatch
 	}
-	return int(a) - int(b)
+	return int(s.prog[r].pattern)
 }
-
-// Priority returns the priority of pattern i (Pattern.Priority).
-func (s *Set) Priority(i int) uint32 { return s.pats[i].Priority }
 
 // Len returns the number of patterns.
 func (s *Set) Len() int { return len(s.pats) }
@@ -147,35 +140,42 @@ func (s *Set) Match(input string) int {
 	if d := s.dfa.Load(); d != nil {
 		if s.tryDFA() {
 			if r, ok := d.match(input); ok {
-				if s.probe.Load() > 0 {
-					s.probe.Add(-1)
-				}
-				if r < 0 {
-					return NoMatch
-				}
-				return int(d.rank[r])
+				s.backOff(-1)
+				return s.pattern(int(r))
 			}
 			s.giveUps.Add(1)
-			if s.probe.Load() < maxProbeShift {
-				s.probe.Add(1)
-			}
+			s.backOff(+1)
 		}
 		return s.matchPieces(input)
 	}
 	if s.warmUp < 0 { // no tries and no DFA
 		return s.matchPieces(input)
 	}
-	i, t := s.scan(input)
-	if t.gaveUp {
-		i = s.matchPieces(input)
-	}
+	r, gaveUp := s.scan(input)
 	s.account()
-	return i
+	if gaveUp {
+		return s.matchPieces(input)
+	}
+	return s.pattern(r)
 }
 
 // maxProbeShift bounds the DFA's backing off: after give-ups it is still
 // tried on one input in 1<<maxProbeShift.
 const maxProbeShift = 10
+
+// backOff moves probe by delta within [0, maxProbeShift], in one atomic
+// step: a load then a store would let two goroutines that read the same
+// value both move it, out of that range. It writes nothing when probe is
+// at the bound already, as it is on most inputs.
+func (s *Set) backOff(delta int32) {
+	for {
+		k := s.probe.Load()
+		next := min(max(k+delta, 0), maxProbeShift)
+		if next == k || s.probe.CompareAndSwap(k, next) {
+			return
+		}
+	}
+}
 
 // tryDFA reports whether this input tries the DFA: all do until it gives
 // up; then one in 1<<probe, chosen at random so that no count is shared.
@@ -202,34 +202,33 @@ func (s *Set) account() {
 
 // startDFA builds the DFA once, and returns it.
 func (s *Set) startDFA() *dfa {
-	if d := s.dfa.Load(); d != nil {
-		return d
+	return once(s, &s.dfa, func() *dfa { return newDFA(s, s.cacheBytes) })
+}
+
+// once returns what p holds, built by build under the Set's mutex if it
+// holds nothing yet, so that it is built once.
+func once[T any](s *Set, p *atomic.Pointer[T], build func() *T) *T {
+	if v := p.Load(); v != nil {
+		return v
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.dfa.Load()
-	if d == nil {
-		d = newDFA(s, s.cacheBytes)
-		s.dfa.Store(d)
+	v := p.Load()
+	if v == nil {
+		v = build()
+		p.Store(v)
 	}
-	return d
+	return v
 }
 
-// matchPieces decides input with the piece matcher, built on first use.
+// matchPieces returns the best pattern matching input, decided by the
+// piece matcher, built on first use.
 func (s *Set) matchPieces(input string) int {
-	pc := s.pcs.Load()
-	if pc == nil {
-		s.mu.Lock()
-		if pc = s.pcs.Load(); pc == nil {
-			pc = buildPieces(s)
-			s.pcs.Store(pc)
-		}
-		s.mu.Unlock()
-	}
+	pc := once(s, &s.pcs, func() *pieces { return buildPieces(s) })
 	if rand.Uint32()&(1<<sampleShift-1) == 0 { // counted by sampling, as inputs are
 		s.pieced.Add(1 << sampleShift)
 	}
-	return pc.match(s, input, s.lin.index.Load())
+	return s.pattern(pc.match(s, input))
 }
 
 // Stats describes a Set and how its inputs were decided.
@@ -251,8 +250,10 @@ type Stats struct {
 func (s *Set) Stats() Stats {
 	st := Stats{Patterns: len(s.pats), Bytes: s.Bytes(), GiveUps: s.giveUps.Load(), Pieces: s.pieced.Load()}
 	if d := s.dfa.Load(); d != nil {
+		d.mu.Lock()
+		st.States, st.Classes = len(d.cur.Load().at)-2, int(d.width)-1
+		d.mu.Unlock()
 		st.DFA, st.Clears = true, d.clears.Load()
-		st.States, st.Classes = d.stats()
 	}
 	return st
 }
@@ -261,15 +262,15 @@ func (s *Set) Stats() Stats {
 // linear engine's index and the piece matcher once built, the DFA's layout
 // and the states it holds. It takes no lock.
 func (s *Set) Bytes() int {
-	n := 160
-	if ix := s.lin.index.Load(); ix != nil {
+	n := 160 + 16*len(s.prog)
+	if ix := s.index.Load(); ix != nil {
 		n += ix.bytes()
 	}
 	if pc := s.pcs.Load(); pc != nil {
 		n += pc.bytes()
 	}
 	if d := s.dfa.Load(); d != nil {
-		n += 300 + 5*len(d.prog) + 8*len(d.rank) + int(d.bytes.Load())
+		n += 300 + 5*len(d.prog) + 4*len(d.start) + int(d.bytes.Load())
 	}
 	return n
 }
@@ -281,9 +282,22 @@ func (s *Set) String() string {
 	d := s.dfa.Load()
 	if d == nil {
 		fmt.Fprintf(&b, "automaton: %d patterns, no state built (the DFA has not started)\n", len(s.pats))
-		newDFA(s, 0).dumpPatterns(&b) // a layout, for the ranks
+		s.dumpPatterns(&b)
 		return b.String()
 	}
 	d.dump(&b)
 	return b.String()
+}
+
+// dumpPatterns writes the patterns in rank order, one a line.
+func (s *Set) dumpPatterns(b *strings.Builder) {
+	b.WriteString("patterns, best first:\n")
+	for r, in := range s.prog {
+		p := s.pats[in.pattern]
+		anchor := ""
+		if p.Anchored {
+			anchor = " (anchored)"
+		}
+		fmt.Fprintf(b, "  %d: pattern %d %q priority %d%s\n", r, in.pattern, s.text[p.Start:p.end()], p.Priority, anchor)
+	}
 }

@@ -117,7 +117,7 @@ func TestCompileFor_Allocs(t *testing.T) {
 		body      []byte
 		first, of float64 // budgets: CompileFor and one decision; and 100 URLs
 	}{
-		{"small", gen.Robots(10, 1, false), 4, 8},
+		{"small", gen.Robots(10, 1, false), 4, 9},
 		{"large", gen.Robots(500, 2, true), 4, 16},
 	} {
 		urls := gen.URLs(tc.body, 100, 3)

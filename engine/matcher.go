@@ -187,7 +187,6 @@ func rulePattern(sem Semantics, kind RuleKind, start, end int, text string) (aut
 func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 	rules := m.sel.Rules
 	text := rules.Text()
-	star := automaton.HasWildcard(p)
 	budget, work := automaton.TryBudget(len(p)), 0
 	best, bestPrio := foundNone, uint32(0)
 	// Google's index.htm directory patterns are anchored and end in '/':
@@ -198,7 +197,7 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 		start, end := rules.PatternSpan(order)
 		pat, anchored := rulePattern(m.sem, kind, start, end, text)
 		if best == foundNone || pat.Priority > bestPrio {
-			match, w := automaton.MatchOne(text[pat.Start:pat.Start+uint32(pat.Len)], anchored, p, star)
+			match, w := automaton.MatchOne(text[pat.Start:pat.Start+uint32(pat.Len)], anchored, p)
 			if match {
 				best, bestPrio = order, pat.Priority
 			} else if work += w; work > budget {
@@ -209,7 +208,7 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 			if dir, ok := semantics.IndexHTM(m.sem, kind, text[start:end]); ok {
 				prio := semantics.Priority(m.sem, compile.Allow, len(dir)+1)
 				if best == foundNone || prio > bestPrio {
-					match, w := automaton.MatchOne(dir, true, p, star)
+					match, w := automaton.MatchOne(dir, true, p)
 					if match {
 						best, bestPrio = order|foundIndexHTM, prio
 					} else if work += w; work > budget {

@@ -230,9 +230,10 @@ func (u *usageMatcher) build(sem Semantics, keys ...string) []*automaton.Set {
 }
 
 // usagePattern returns the automaton pattern of the i-th line for the
-// category key: its path's pattern, its priority the pattern's length in
-// bytes (with '*' and '$') then the preference the line's statement d (ok:
-// it parsed) gives key, n above y above unknown.
+// category key: its path's pattern, ranked by the pattern's length in
+// bytes (with '*' and '$') then by the preference the line's statement d
+// (ok: it parsed) gives key, n above y above unknown; that preference is
+// its tag.
 func usagePattern(sem Semantics, rules compile.Usages, i int, d *httpsfv.Dictionary, ok bool, key string) automaton.Pattern {
 	start, end := rules.PatternSpan(i)
 	// Koster1996 patterns are literal: the normaliser escaped their '*'
@@ -246,7 +247,7 @@ func usagePattern(sem Semantics, rules compile.Usages, i int, d *httpsfv.Diction
 	if anchored {
 		end--
 	}
-	return automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio}
+	return automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio, Tag: uint8(pref)}
 }
 
 // set returns the automaton of the category key, building it on first
@@ -290,7 +291,7 @@ func (u *usageMatcher) preference(s *automaton.Set, i int) (Preference, int) {
 	if i < 0 {
 		return UsageUnknown, 0
 	}
-	return Preference(s.Priority(i) % 3), u.rules.Line(i)
+	return Preference(s.Tag(i)), u.rules.Line(i)
 }
 
 // sizeofUsageMatcher is the size of a usageMatcher and sizeofVocab of its
