@@ -153,51 +153,12 @@ func BenchmarkMatcher_DecideParallel(b *testing.B) {
 	body := gen.Robots(500, 2, true)
 	urls := gen.URLs(body, 4000, 3)
 	b.Run("fresh", func(b *testing.B) {
-		g := runtime.GOMAXPROCS(0)
 		opts := engine.Options{Semantics: engine.Google, WarmUp: 1 << 20}
-		b.ReportAllocs()
-		var d time.Duration
-		for range b.N {
-			m := engine.Compile(body, opts).Matcher("Googlebot")
-			var wg sync.WaitGroup
-			t0 := time.Now()
-			for k := range g {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := k; i < len(urls); i += g {
-						m.Allowed(urls[i])
-					}
-				}()
-			}
-			wg.Wait()
-			d += time.Since(t0)
-		}
-		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N*len(urls)), "ns/URL")
+		decideFresh(b, func() *engine.Matcher { return engine.Compile(body, opts).Matcher("Googlebot") }, urls)
 	})
 	b.Run("fresh-for", func(b *testing.B) {
-		g := runtime.GOMAXPROCS(0)
 		opts := engine.Options{Semantics: engine.Google}
-		urls := urls[:100]
-		b.ReportAllocs()
-		var d time.Duration
-		for range b.N {
-			m := engine.CompileFor(body, opts, "Googlebot")
-			var wg sync.WaitGroup
-			t0 := time.Now()
-			for k := range g {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := k; i < len(urls); i += g {
-						m.Allowed(urls[i])
-					}
-				}()
-			}
-			wg.Wait()
-			d += time.Since(t0)
-		}
-		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N*len(urls)), "ns/URL")
+		decideFresh(b, func() *engine.Matcher { return engine.CompileFor(body, opts, "Googlebot") }, urls[:100])
 	})
 	b.Run("built", func(b *testing.B) {
 		m := engine.Compile(body, engine.Options{Semantics: engine.Google, WarmUp: -1}).Matcher("Googlebot")
@@ -218,6 +179,32 @@ func BenchmarkMatcher_DecideParallel(b *testing.B) {
 		})
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/URL")
 	})
+}
+
+// decideFresh times, b.N times, a fresh matcher of fresh deciding urls
+// from GOMAXPROCS goroutines that share them, and reports the wall time
+// per URL (ns/URL).
+func decideFresh(b *testing.B, fresh func() *engine.Matcher, urls []string) {
+	g := runtime.GOMAXPROCS(0)
+	b.ReportAllocs()
+	var d time.Duration
+	for range b.N {
+		m := fresh()
+		var wg sync.WaitGroup
+		t0 := time.Now()
+		for k := range g {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := k; i < len(urls); i += g {
+					m.Allowed(urls[i])
+				}
+			}()
+		}
+		wg.Wait()
+		d += time.Since(t0)
+	}
+	b.ReportMetric(float64(d.Nanoseconds())/float64(b.N*len(urls)), "ns/URL")
 }
 
 // BenchmarkMatcher_Usage decides 1,000 URLs of a large generated file in

@@ -22,23 +22,7 @@ import (
 // A request that robots.txt now disallows has an answer with Disallowed
 // set, and no error.
 func (t *Transport) Page(resp *http.Response, body []byte) (page.Answer, error) {
-	if resp == nil || resp.Request == nil || resp.Request.URL == nil {
-		return page.Answer{}, errNoPageRequest
-	}
-	if t.Client == nil {
-		return page.Answer{}, errNilClient
-	}
-	cr, err := t.crawler()
-	if err != nil {
-		return page.Answer{}, err
-	}
-	req := resp.Request
-	c := t.Client
-	st, _, err := c.lookup(req.Context(), req.URL.String(), t.userAgentFor(req, cr))
-	if err != nil {
-		return page.Answer{}, err
-	}
-	return c.pageWith(st, c.crawlerMatcher(st, cr), req.URL.String(), resp.Header, body, cr.tokens), nil
+	return t.PageTDM(resp, body, nil)
 }
 
 // errNoPageRequest is Transport.Page's error for a response without its
@@ -53,14 +37,7 @@ var errNoPageRequest = errors.New("fetch: Transport.Page: the response has no re
 // token, "" or "*", as for Allowed. A crawler that fetches through a
 // Transport asks Transport.Page.
 func (c *Client) Page(ctx context.Context, agent, pageURL string, header http.Header, body []byte) (page.Answer, Result, error) {
-	if err := engine.CheckAgent(agent); err != nil {
-		return page.Answer{}, Result{}, err
-	}
-	st, hit, err := c.lookup(ctx, pageURL, agent)
-	if err != nil {
-		return page.Answer{}, Result{}, err
-	}
-	return c.pageWith(st, c.agentMatcher(st, agent), pageURL, header, body, agentTokens(agent)), st.result(hit), nil
+	return c.PageTDM(ctx, agent, pageURL, header, body, nil)
 }
 
 // agentTokens returns the product tokens of agent: none for "" and "*".
@@ -69,12 +46,6 @@ func agentTokens(agent string) []string {
 		return nil
 	}
 	return []string{agent}
-}
-
-// pageWith reads the page of pageURL with m, a matcher of st's rules, for
-// the crawler's tokens, charging st's entry as usageWith does.
-func (c *Client) pageWith(st *state, m *engine.Matcher, pageURL string, header http.Header, body []byte, tokens []string) page.Answer {
-	return page.Read(c.pageInput(st, m, pageURL, header, body), tokens...)
 }
 
 // pageInput returns what page.Read reads of the page of pageURL with m, a

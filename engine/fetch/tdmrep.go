@@ -131,7 +131,8 @@ func (t *TDMReps) fetch(ctx context.Context, key string) *page.TDMRep {
 }
 
 // PageTDM is Transport.Page with the rule of the origin's tdmrep.json
-// from reps, under the header and the meta as the protocol orders them.
+// from reps, under the header and the meta as the protocol orders them
+// (nil reps: none, which is Page).
 func (t *Transport) PageTDM(resp *http.Response, body []byte, reps *TDMReps) (page.Answer, error) {
 	if resp == nil || resp.Request == nil || resp.Request.URL == nil {
 		return page.Answer{}, errNoPageRequest
@@ -151,7 +152,7 @@ func (t *Transport) PageTDM(resp *http.Response, body []byte, reps *TDMReps) (pa
 		return page.Answer{}, err
 	}
 	in := c.pageInput(st, c.crawlerMatcher(st, cr), req.URL.String(), resp.Header, body)
-	if in.Robots.Usage.Applicable() {
+	if reps != nil && in.Robots.Usage.Applicable() {
 		if in.TDMFile, err = reps.Rule(req.Context(), req.URL.String(), ua); err != nil {
 			return page.Answer{}, err
 		}
@@ -160,7 +161,8 @@ func (t *Transport) PageTDM(resp *http.Response, body []byte, reps *TDMReps) (pa
 }
 
 // PageTDM is Client.Page with the rule of the origin's tdmrep.json from
-// reps, under the header and the meta as the protocol orders them.
+// reps, under the header and the meta as the protocol orders them (nil
+// reps: none, which is Page).
 func (c *Client) PageTDM(ctx context.Context, agent, pageURL string, header http.Header, body []byte, reps *TDMReps) (page.Answer, Result, error) {
 	if err := engine.CheckAgent(agent); err != nil {
 		return page.Answer{}, Result{}, err
@@ -170,7 +172,7 @@ func (c *Client) PageTDM(ctx context.Context, agent, pageURL string, header http
 		return page.Answer{}, Result{}, err
 	}
 	in := c.pageInput(st, c.agentMatcher(st, agent), pageURL, header, body)
-	if in.Robots.Usage.Applicable() {
+	if reps != nil && in.Robots.Usage.Applicable() {
 		if in.TDMFile, err = reps.Rule(ctx, pageURL, agent); err != nil {
 			return page.Answer{}, Result{}, err
 		}
