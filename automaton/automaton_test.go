@@ -505,3 +505,35 @@ func TestMatch_ConcurrentBackOff(t *testing.T) {
 		t.Errorf("stats out of range or no give-up: %+v", st)
 	}
 }
+
+// TestMatchOne_AgreesWithSet: MatchOne, which a matcher's first decision
+// uses to try its rules without a Set, answers as a Set of that one
+// pattern does, on every pattern and input of a small alphabet (stars in
+// both, anchored or not), its early rejection included.
+func TestMatchOne_AgreesWithSet(t *testing.T) {
+	words := func(n int) []string {
+		out := []string{""}
+		for l := 1; l <= n; l++ {
+			for _, w := range out {
+				if len(w) == l-1 {
+					for _, c := range "a*/" {
+						out = append(out, w+string(c))
+					}
+				}
+			}
+		}
+		return out
+	}
+	pats, inputs := words(5), words(5)
+	for _, p := range pats {
+		for _, anchored := range []bool{false, true} {
+			s := Compile(p, []Pattern{{Start: 0, Len: uint16(len(p)), Anchored: anchored, Priority: 1}}, Options{CacheBytes: -1})
+			for _, x := range inputs {
+				got, _ := MatchOne(p, anchored, x)
+				if want := s.Match(x) == 0; got != want {
+					t.Fatalf("MatchOne(%q, %v, %q) = %v, a Set of it says %v", p, anchored, x, got, want)
+				}
+			}
+		}
+	}
+}

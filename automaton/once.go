@@ -1,5 +1,7 @@
 package automaton
 
+import "strings"
+
 // MatchOne reports whether pattern p matches input x as a Set decides one
 // pattern: a prefix of x, or all of x when anchored, Wildcard matching any
 // run of bytes. work is the number of input bytes its searches could read:
@@ -9,6 +11,15 @@ package automaton
 // as Compile reads a pattern into the program, and matches it with the
 // program's loop.
 func MatchOne(p string, anchored bool, x string) (ok bool, work int) {
+	// Most patterns tried differ from x before their first star: rejected
+	// there, without reading the rest of the pattern.
+	k := 0
+	for k < len(p) && k < len(x) && p[k] == x[k] {
+		k++
+	}
+	if k < len(p) && p[k] != Wildcard && strings.IndexByte(p[:k], Wildcard) < 0 {
+		return false, 0
+	}
 	in := instOf(p, anchored)
 	ok = in.matches(p[:in.n], x, &work) // its bytes: trailing stars trimmed
 	return ok, work
