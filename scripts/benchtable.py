@@ -249,7 +249,7 @@ def tables(run, with_versions=False):
         table(res, order, "Decide", dcols, dcols[0], header)
     pcols = children(order, "Parse", 1)
     if pcols:
-        print(f"Parse: what a crawler does once per file (ours: Compile + Matcher; ratio = other / {pcols[0]})\n")
+        print(f"Parse: what a crawler does once per file (ours: CompileFor, the file compiled for the crawler; ratio = other / {pcols[0]})\n")
         table(res, order, "Parse", pcols, pcols[0], header)
     fcols = children(order, "FirstDecision", 1)
     if fcols:
