@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -191,5 +192,35 @@ func TestGoogle_FirstDecisionIndexHTMWildcard(t *testing.T) {
 	}
 	if d := engine.CompileFor(body, opts, "bot").Decide("/a/"); !d.Allowed || d.Reason != engine.ReasonIndexHTM {
 		t.Errorf("/a/: %+v, want allowed by the index.htm rule", d)
+	}
+}
+
+// TestFirstDecision_Bounded: a matcher's first decision tries its rules in
+// turn within the automaton's try budget, counting the tries that match:
+// rules that each match a long URL and each outrank the one before
+// ("/*a", "/*aa", ...) would otherwise read the URL once a rule. The
+// matcher decides such a URL as the automaton does, reading it a bounded
+// number of times (LIMITS.md: bytes one URL's tries may search).
+func TestFirstDecision_Bounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 1; i <= 3000; i++ {
+		b.WriteString("Disallow: /*" + strings.Repeat("a", i%200+1) + strings.Repeat("*", i/200) + "\n")
+	}
+	body := []byte(b.String())
+	url := "/" + strings.Repeat("a", 4000)
+	if engine.FirstTries(engine.CompileFor(body, engine.Options{}, "bot"), url) {
+		t.Errorf("the first decision tried all 3,000 rules, each reading the URL: want it to pass the budget and leave the URL to the automaton")
+	}
+	if !engine.FirstTries(engine.CompileFor(body, engine.Options{}, "bot"), "/b") {
+		t.Errorf("the first decision of /b passed the budget: want its rules tried in turn")
+	}
+	for _, sem := range allSemantics {
+		m := engine.Compile(body, engine.Options{Semantics: sem}).Matcher("bot")
+		m.Decide("/x") // the next decision is the automaton's
+		want := m.Decide(url)
+		if got := engine.CompileFor(body, engine.Options{Semantics: sem}, "bot").Decide(url); got != want {
+			t.Errorf("%s: first decision %+v, automaton's %+v", sem, got, want)
+		}
 	}
 }

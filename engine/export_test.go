@@ -7,3 +7,11 @@ var (
 	ParseTimeWindow  = parseTimeWindow
 	ParseCleanParam  = parseCleanParam
 )
+
+// FirstTries reports whether a matcher's first decision of path (in
+// canonical form) is made by trying its rules in turn, within their
+// budget: false when the tries passed it and the automaton decides.
+func FirstTries(m *Matcher, path string) bool {
+	_, ok := m.firstMatch(path)
+	return ok
+}

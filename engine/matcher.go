@@ -200,7 +200,8 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 			match, w := automaton.MatchOne(text[pat.Start:pat.Start+uint32(pat.Len)], anchored, p)
 			if match {
 				best, bestPrio = order, pat.Priority
-			} else if work += w; work > budget {
+			}
+			if work += w; work > budget { // matches count too: each may read p
 				return 0, false
 			}
 		}
@@ -211,7 +212,8 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 					match, w := automaton.MatchOne(dir, true, p)
 					if match {
 						best, bestPrio = order|foundIndexHTM, prio
-					} else if work += w; work > budget {
+					}
+					if work += w; work > budget {
 						return 0, false
 					}
 				}
