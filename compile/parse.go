@@ -467,9 +467,10 @@ func ParseInto(f *File, body []byte, opts Options) { parseInto(f, body, opts, ni
 // File then gives the same rules, extensions and usage lines, in the same
 // order, as on Parse's File. ParseFor returns the index in the whole file
 // of each of f.Groups, or nil when that is its index in f (the groups
-// before the last one kept were all kept, as in most files). It keeps no diagnostics, Joins or Warnings
-// (opts.Diagnostics is ignored): a linter or an explanation reads Parse's
-// File.
+// before the last one kept were all kept, as in most files). It keeps no
+// diagnostics, Joins or Warnings (opts.Diagnostics is ignored): a linter
+// or an explanation reads Parse's File. Like ParseInto, it panics when f
+// was parsed into before.
 func ParseFor(f *File, body []byte, opts Options, tokens []string) (groups []int) {
 	opts.Diagnostics = false
 	if tokens == nil {
