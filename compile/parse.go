@@ -659,8 +659,7 @@ func (b *builder) finish() {
 
 // closeGroup ends the open group. Its views hold the offsets of its parts
 // in the scratch slices until finish points them into the File's records.
-// ParseFor's builder drops a group it does not keep, and gives back the
-// text of its user-agent values when no sitemap came after them.
+// ParseFor's builder drops a group it does not keep (dropOpen).
 func (b *builder) closeGroup() {
 	if !b.open {
 		return
@@ -672,11 +671,7 @@ func (b *builder) closeGroup() {
 	b.groupN++
 	if b.filter {
 		if !b.keeps() {
-			b.agents = b.agents[:b.agent0]
-			b.exts, b.usages = b.exts[:b.ext0], b.usages[:b.usage0]
-			if len(b.sitemaps) == b.openSitemaps {
-				b.text = b.text[:b.openText]
-			}
+			b.dropOpen()
 			return
 		}
 		b.specific = b.specific || b.named
@@ -693,6 +688,17 @@ func (b *builder) closeGroup() {
 		b.last0, b.lastEnd = b.rule0, len(b.rules)
 	}
 	b.agent0, b.rule0, b.ext0, b.usage0 = len(b.agents), len(b.rules), len(b.exts), len(b.usages)
+}
+
+// dropOpen forgets the open group's lines (a group ParseFor does not
+// keep, a record Koster1996 drops), and gives back the text of its
+// user-agent values when no sitemap came after them.
+func (b *builder) dropOpen() {
+	b.agents = b.agents[:b.agent0]
+	b.exts, b.usages = b.exts[:b.ext0], b.usages[:b.usage0]
+	if len(b.sitemaps) == b.openSitemaps {
+		b.text = b.text[:b.openText]
+	}
 }
 
 // keeps reports whether the open group's lines are kept: always by Parse,
@@ -878,10 +884,7 @@ func (b *builder) Blank(line int) {
 	}
 	if !b.sawRule && !b.sawExt {
 		first := b.agents[b.agent0].lineOf()
-		b.agents = b.agents[:b.agent0]
-		if len(b.sitemaps) == b.openSitemaps {
-			b.text = b.text[:b.openText]
-		}
+		b.dropOpen()
 		b.open = false
 		// The record's Joins (by sitemap or unreadable lines) go with it.
 		j := len(b.f.Joins)

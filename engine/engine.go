@@ -6,17 +6,18 @@
 // CompileFor is a crawler's first contact: its product tokens known, one
 // pass over the bytes keeps only the groups that may apply to them and
 // returns its Matcher, whose first decision tries those rules in turn.
-// Compile parses the whole file (package compile) into plain data. Matcher selects
-// the groups that apply to a crawler's product tokens, merges their rules,
-// gives each rule its priority (longest pattern, allow on ties, or file
-// order for Koster1996) and, at its second decision, compiles the patterns
-// into one automaton (package automaton), whose states are built as URLs
-// first reach them: compiling costs about what parsing does, and a site's
-// URLs build only the few states they visit. Google's index.htm rule is compiled as one more
-// pattern of its allow rule. Decide extracts the URL's path, runs the
-// automaton over it (over its canonical form when the semantics rewrites
-// some of its bytes), and maps the winning pattern back to its rule; RFC
-// 9309's always-allowed /robots.txt is decided here, beside the automaton.
+// Compile parses the whole file (package compile) into plain data.
+// Matcher selects the groups that apply to a crawler's product tokens,
+// merges their rules, gives each rule its priority (longest pattern, allow
+// on ties, or file order for Koster1996) and, at its second decision,
+// compiles the patterns into one automaton (package automaton), whose
+// states are built as URLs first reach them: compiling costs about what
+// parsing does, and a site's URLs build only the few states they visit.
+// Google's index.htm rule is compiled as one more pattern of its allow
+// rule. Decide extracts the URL's path, runs the automaton over it (over
+// its canonical form when the semantics rewrites some of its bytes), and
+// maps the winning pattern back to its rule; RFC 9309's always-allowed
+// /robots.txt is decided here, beside the automaton.
 // The automaton bounds the work of every URL, whatever the site wrote and
 // linked: a URL whose states would cost too much to build is decided by its
 // linear fallback (package automaton). Usage reads a URL's usage

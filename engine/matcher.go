@@ -61,10 +61,11 @@ func (rs *ruleSet) found(i int) int {
 	if i < 0 || rs.refs == nil {
 		return i
 	}
-	if r := rs.refs[i]; r < 0 {
+	r := rs.refs[i]
+	if r < 0 {
 		return int(^r) | foundIndexHTM
 	}
-	return int(rs.refs[i])
+	return int(r)
 }
 
 // matcherMore is what a Matcher holds in few cases.
@@ -147,8 +148,7 @@ func (m *Matcher) buildRules() *ruleSet {
 	for order := range n {
 		kind := rules.Kind(order)
 		start, end := rules.PatternSpan(order)
-		pat, _ := rulePattern(m.sem, kind, start, end, rules.Text())
-		pats = append(pats, pat)
+		pats = append(pats, rulePattern(m.sem, kind, start, end, rules.Text()))
 		if dir, ok := semantics.IndexHTM(m.sem, kind, rules.Pattern(order)); ok {
 			if rs.refs == nil {
 				rs.refs = make([]int32, 0, n+1)
@@ -168,16 +168,16 @@ func (m *Matcher) buildRules() *ruleSet {
 }
 
 // rulePattern returns the automaton pattern of a rule of kind whose
-// normalised pattern is text[start:end], and whether it is anchored by
-// a final '$'. Koster1996 patterns hold no '*' or '$' of their own (the
-// normaliser escapes them, %2A and %24), so they are all literal.
-func rulePattern(sem Semantics, kind RuleKind, start, end int, text string) (automaton.Pattern, bool) {
+// normalised pattern is text[start:end], anchored by a final '$'.
+// Koster1996 patterns hold no '*' or '$' of their own (the normaliser
+// escapes them, %2A and %24), so they are all literal.
+func rulePattern(sem Semantics, kind RuleKind, start, end int, text string) automaton.Pattern {
 	anchored := sem != Koster1996 && end > start && text[end-1] == '$'
 	prio := semantics.Priority(sem, kind, end-start)
 	if anchored {
 		end--
 	}
-	return automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio}, anchored
+	return automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio}
 }
 
 // firstMatch is find for the matcher's first decision: it tries m's
@@ -195,9 +195,9 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 	for order := range rules.Len() {
 		kind := rules.Kind(order)
 		start, end := rules.PatternSpan(order)
-		pat, anchored := rulePattern(m.sem, kind, start, end, text)
+		pat := rulePattern(m.sem, kind, start, end, text)
 		if best == foundNone || pat.Priority > bestPrio {
-			match, w := automaton.MatchOne(text[pat.Start:pat.Start+uint32(pat.Len)], anchored, p)
+			match, w := automaton.MatchOne(text[pat.Start:pat.Start+uint32(pat.Len)], pat.Anchored, p)
 			if match {
 				best, bestPrio = order, pat.Priority
 			}
@@ -226,6 +226,9 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 // match returns the rule that decides p, canonical, as find does: by
 // firstMatch for the matcher's first decision, by the automaton after it.
 func (m *Matcher) match(p string) int {
+	if m.sel.Rules.Len() == 0 {
+		return foundNone
+	}
 	rs := m.rules.Load()
 	if rs == nil && m.auto.warmUp >= 0 { // WarmUp < 0 starts the DFA at once
 		// Goroutines deciding at once may all try: no harm.
@@ -405,9 +408,6 @@ func (m *Matcher) decision(found int) Decision {
 func (m *Matcher) find(slash bool, path string) int {
 	if m.sem == RFC9309 && isRobotsTxt(slash, path) {
 		return foundRobotsTxt
-	}
-	if m.sel.Rules.Len() == 0 {
-		return foundNone
 	}
 	if !slash && (m.sem == Google || compile.IsCanonicalPath(path, m.sem)) {
 		return m.match(path)

@@ -414,9 +414,6 @@ func (m *Matcher) findCanonical(p string) int {
 	if m.sem == RFC9309 && p == "/robots.txt" {
 		return foundRobotsTxt
 	}
-	if m.sel.Rules.Len() == 0 {
-		return foundNone
-	}
 	return m.match(p)
 }
 
