@@ -139,3 +139,35 @@ func BenchmarkParse_Corpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScan_Corpus measures the line scanner alone over every corpus
+// file, quiet as ParseFor runs it, with a handler that keeps nothing: the
+// floor under a crawler's first contact. ns/op is one pass over the corpus.
+func BenchmarkScan_Corpus(b *testing.B) {
+	dir := corpus.Dir(b)
+	if dir == "" {
+		b.Skip("no corpus (set ROBOTSTXT_CORPUS)")
+	}
+	files, err := corpus.Files(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bodies, err := corpus.Bodies(files, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for _, body := range bodies {
+		size += int64(len(body))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var h countHandler
+	for range b.N {
+		for _, body := range bodies {
+			s, _ := view(body, Options{MaxFileSize: 64 << 20})
+			sc := scanner{h: &h, s: s, quiet: true}
+			sc.scan(false)
+		}
+	}
+}
