@@ -839,7 +839,7 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 	snap := c.set(e, st, now)
 	c.mu.Unlock()
 	if c.store != nil {
-		c.save(ctx, key, snap, lease)
+		c.save(ctx, key, snap.record(c.engineOpts.Semantics), lease)
 	}
 	return flight{st: st}
 }
