@@ -16,7 +16,7 @@ import (
 // Store keeps the fetched record of each origin for a Client
 // (Options.Store), under the Client's own cache, so that the nodes of a
 // fleet that share one, and a node that restarts, fetch each robots.txt
-// once. Package store/redisstore (Redis, for a fleet) and store/boltstore
+// once (and each tdmrep.json, through TDMReps). Package store/redisstore (Redis, for a fleet) and store/boltstore
 // (a file, for one node) implement it, each a module of its own.
 //
 // A record is a byte string that the Client makes and checks; a Store keeps
@@ -25,7 +25,11 @@ import (
 // byte), when it was fetched and until when it is fresh, when the site last
 // answered (while a site is unreachable its last copy is used for 30 days
 // from then, Options.MaxStale), the ETag and Last-Modified, and the error
-// text, in a versioned format that nodes of two releases both read. Keys are origins, scheme://host[:port].
+// text, in a versioned format that nodes of two releases both read. Keys
+// are origins, scheme://host[:port], for robots.txt records, and origin +
+// "/.well-known/tdmrep.json" for a TDMReps' tdmrep.json records (the same
+// format, holding that URL; the Client rejects a record whose URL is not
+// its key's file, so the two never stand in for each other).
 //
 // The Client calls its Store on a miss of its own cache only: a fresh entry
 // answers without it. On a miss it loads the origin's record, and a fresh
@@ -35,7 +39,9 @@ import (
 // for the holder's record, trying now and then to take the lease (it is
 // free once the holder saved), for at most Options.Timeout; then it fetches
 // itself (Stats.StoreWaits). A lease lasts Options.Timeout plus two
-// StoreTimeouts, so the lease of a node that died frees itself.
+// StoreTimeouts, so the lease of a node that died frees itself. A
+// tdmrep.json record goes the same way, under its own key and lease (see
+// TDMReps).
 //
 // Each call is bounded by its context (Options.StoreTimeout). When a call
 // fails (the store is down, slow, or restarted empty of scripts) the lookup
