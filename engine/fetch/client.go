@@ -190,7 +190,8 @@ type Options struct {
 	Now func() time.Time
 	// Store, when set, keeps the fetched record of each origin beyond this
 	// Client's cache: nodes of a fleet that share one, and a node that
-	// restarts, fetch each robots.txt once (see Store). Nil: none.
+	// restarts, fetch each robots.txt once, and each tdmrep.json that a
+	// TDMReps of the Client asks for (see Store). Nil: none.
 	Store Store
 	// StoreTimeout bounds each call to the Store (DefaultStoreTimeout).
 	StoreTimeout time.Duration
@@ -839,7 +840,7 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 	snap := c.set(e, st, now)
 	c.mu.Unlock()
 	if c.store != nil {
-		c.save(ctx, key, snap, lease)
+		c.save(ctx, key, snap.record(c.engineOpts.Semantics), lease)
 	}
 	return flight{st: st}
 }
@@ -1062,12 +1063,13 @@ type Stats struct {
 	Bytes   int64 // their cost against Options.MaxBytes
 	Hits    int64 // lookups answered by a fresh entry
 	Misses  int64 // lookups that needed a fetch (or waited for one)
-	Fetches int64 // requests made (redirects not counted)
+	Fetches int64 // requests made (redirects not counted), by TDMReps too
 	// Revalidated counts the conditional fetches answered 304 Not
-	// Modified: the copy was renewed, not downloaded.
+	// Modified (by TDMReps too): the copy was renewed, not downloaded.
 	Revalidated int64
 
-	// With Options.Store (see Store):
+	// With Options.Store (see Store), robots.txt and the tdmrep.json of
+	// the Client's TDMReps alike:
 	StoreHits  int64 // flights answered by a fresh record of the Store, without a fetch
 	StoreWaits int64 // flights that waited for another node's fetch (it held the origin's lease)
 	StoreSaves int64 // records saved

@@ -89,7 +89,7 @@ var (
 // record is a decoded record: the current result and what the entry
 // remembers across fetches (see entry), with the last fetched copy.
 type record struct {
-	robotsURL string
+	robotsURL string // the file's URL: the origin's robots.txt, or its tdmrep.json (TDMReps)
 	semantics engine.Semantics
 	source    Source
 	status    int
@@ -308,7 +308,8 @@ func uintField[T ~int | ~uint8 | ~uint64](v []byte, p *T) bool {
 }
 
 // checkRecord checks what a decoded record says against the Client that
-// reads it, for the origin key: its robots.txt URL, semantics, a source a
+// reads it, for the file at fileURL (a robots.txt or a tdmrep.json): its
+// URL, semantics, a source a
 // Client saves with what that source needs (a copy for Fetched and Stale;
 // ForbiddenDefault only in Koster1996), texts within their limits, and the
 // times set that the source needs. It cuts a body longer than this
@@ -316,9 +317,9 @@ func uintField[T ~int | ~uint8 | ~uint64](v []byte, p *T) bool {
 // longest this Client gives, counted from the fetch or from now, whichever
 // is earlier (a node whose clock is ahead cannot make a record fresh for
 // longer).
-func (c *Client) checkRecord(rec *record, key string) error {
+func (c *Client) checkRecord(rec *record, fileURL string) error {
 	switch {
-	case rec.robotsURL != key+robotsPath:
+	case rec.robotsURL != fileURL:
 		return errRecordOrigin
 	case rec.semantics != c.engineOpts.Semantics:
 		return errors.New(errRecordSemantics.Error() + " (" + rec.semantics.String() + ")")

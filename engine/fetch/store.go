@@ -16,7 +16,7 @@ import (
 // Store keeps the fetched record of each origin for a Client
 // (Options.Store), under the Client's own cache, so that the nodes of a
 // fleet that share one, and a node that restarts, fetch each robots.txt
-// once. Package store/redisstore (Redis, for a fleet) and store/boltstore
+// once (and each tdmrep.json, through TDMReps). Package store/redisstore (Redis, for a fleet) and store/boltstore
 // (a file, for one node) implement it, each a module of its own.
 //
 // A record is a byte string that the Client makes and checks; a Store keeps
@@ -25,7 +25,11 @@ import (
 // byte), when it was fetched and until when it is fresh, when the site last
 // answered (while a site is unreachable its last copy is used for 30 days
 // from then, Options.MaxStale), the ETag and Last-Modified, and the error
-// text, in a versioned format that nodes of two releases both read. Keys are origins, scheme://host[:port].
+// text, in a versioned format that nodes of two releases both read. Keys
+// are origins, scheme://host[:port], for robots.txt records, and origin +
+// "/.well-known/tdmrep.json" for a TDMReps' tdmrep.json records (the same
+// format, holding that URL; the Client rejects a record whose URL is not
+// its key's file, so the two never stand in for each other).
 //
 // The Client calls its Store on a miss of its own cache only: a fresh entry
 // answers without it. On a miss it loads the origin's record, and a fresh
@@ -35,7 +39,9 @@ import (
 // for the holder's record, trying now and then to take the lease (it is
 // free once the holder saved), for at most Options.Timeout; then it fetches
 // itself (Stats.StoreWaits). A lease lasts Options.Timeout plus two
-// StoreTimeouts, so the lease of a node that died frees itself.
+// StoreTimeouts, so the lease of a node that died frees itself. A
+// tdmrep.json record goes the same way, under its own key and lease (see
+// TDMReps).
 //
 // Each call is bounded by its context (Options.StoreTimeout). When a call
 // fails (the store is down, slow, or restarted empty of scripts) the lookup
@@ -141,15 +147,27 @@ func (c *Client) storeUp() bool {
 // when the site is unreachable, and its validators make the fetch
 // conditional.
 func (c *Client) shared(ctx context.Context, key string) (*state, string) {
+	var st *state
+	token := c.claim(ctx, key, key+robotsPath, func(rec *record) bool {
+		st = c.adopt(key, rec)
+		return st != nil
+	})
+	return st, token
+}
+
+// claim looks the Store key, the record of the file at fileURL, up for a
+// flight that missed its cache: use is given each checked record found,
+// and reports whether it answers the flight (the record is fresh). claim
+// returns "" when one did, else the token of the lease this node took to
+// fetch the file: "" too when it fetches without one (the Store failed, or
+// another node held the lease past the wait bound).
+func (c *Client) claim(ctx context.Context, key, fileURL string, use func(*record) bool) string {
 	if !c.storeUp() {
-		return nil, ""
+		return ""
 	}
-	rec, ok := c.load(ctx, key)
-	if !ok {
-		return nil, ""
-	}
-	if st := c.adopt(key, rec); st != nil {
-		return st, ""
+	rec, ok := c.load(ctx, key, fileURL)
+	if !ok || (rec != nil && use(rec)) {
+		return ""
 	}
 	// Take the lease, or wait for the node that holds it: try to take it
 	// now and then (it is free once the holder saved, or died and its
@@ -163,23 +181,23 @@ func (c *Client) shared(ctx context.Context, key string) (*state, string) {
 			if c.closed.Load() { // Close ended the call, which may have taken the lease
 				c.releaseClosed(key, token)
 			}
-			return nil, ""
+			return ""
 		}
 		if took {
 			if !c.hold(key, token) { // Close came first: it did not see this lease
 				c.releaseClosed(key, token)
-				return nil, ""
+				return ""
 			}
 			// A holder may have saved and released since the load.
-			if rec, ok = c.load(ctx, key); !ok {
+			if rec, ok = c.load(ctx, key, fileURL); !ok {
 				c.unhold(key, token)
-				return nil, "" // the lease runs out by itself
+				return "" // the lease runs out by itself
 			}
-			if st := c.adopt(key, rec); st != nil {
+			if rec != nil && use(rec) {
 				c.release(ctx, key, token)
-				return st, ""
+				return ""
 			}
-			return nil, token
+			return token
 		}
 		if poll == nil {
 			c.storeStats.waits.Add(1)
@@ -189,13 +207,13 @@ func (c *Client) shared(ctx context.Context, key string) (*state, string) {
 		}
 		left := time.Until(end)
 		if left <= 0 {
-			return nil, ""
+			return ""
 		}
 		poll.Reset(min(wait, left))
 		select {
 		case <-poll.C:
 		case <-c.ctx.Done():
-			return nil, ""
+			return ""
 		}
 	}
 }
@@ -207,9 +225,10 @@ func newToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// load returns the checked record of key from the Store, nil when there is
-// none or it was rejected; ok is false when the Store failed.
-func (c *Client) load(ctx context.Context, key string) (rec *record, ok bool) {
+// load returns the checked record of key from the Store, the record of the
+// file at fileURL; nil when there is none or it was rejected. ok is false
+// when the Store failed.
+func (c *Client) load(ctx context.Context, key, fileURL string) (rec *record, ok bool) {
 	var b []byte
 	err := c.call(ctx, func(ctx context.Context) (err error) {
 		b, err = c.store.Load(ctx, key, c.maxRecord)
@@ -229,7 +248,7 @@ func (c *Client) load(ctx context.Context, key string) (rec *record, ok bool) {
 	}
 	rec, err = decodeRecord(b)
 	if err == nil {
-		err = c.checkRecord(rec, key)
+		err = c.checkRecord(rec, fileURL)
 	}
 	if err != nil {
 		c.storeStats.rejected.Add(1)
@@ -304,15 +323,14 @@ func (c *Client) releaseClosed(key, token string) {
 	_ = c.store.Release(ctx, key, token)
 }
 
-// save saves the record of snap under key, when it is worth keeping, and
-// releases the lease of token, if any: also when the save failed, so that
-// the nodes waiting for the lease take it at once and fetch themselves.
-// After Close it saves nothing (Close releases the lease).
-func (c *Client) save(ctx context.Context, key string, snap snapshot, token string) {
+// save saves rec under key, when it is worth keeping, and releases the
+// lease of token, if any: also when the save failed, so that the nodes
+// waiting for the lease take it at once and fetch themselves. After Close
+// it saves nothing (Close releases the lease).
+func (c *Client) save(ctx context.Context, key string, rec *record, token string) {
 	if c.closed.Load() {
 		return
 	}
-	rec := snap.record(c.engineOpts.Semantics)
 	if ttl := c.keep(rec, c.now()); ttl > 0 && c.storeUp() {
 		if b := encodeRecord(rec); len(b) <= c.maxRecord {
 			err := c.call(ctx, func(ctx context.Context) error { return c.store.Save(ctx, key, b, ttl) })
@@ -327,12 +345,9 @@ func (c *Client) save(ctx context.Context, key string, snap snapshot, token stri
 }
 
 // adopt makes rec, a record of the origin key from the Store, the entry's
-// state, and returns it when it is fresh; nil when rec is nil or expired
-// (it is then the entry's last state only if the entry had none as new).
+// state, and returns it when it is fresh; nil when rec is expired (it is
+// then the entry's last state only if the entry had none as new).
 func (c *Client) adopt(key string, rec *record) *state {
-	if rec == nil {
-		return nil
-	}
 	now := c.now()
 	fresh := now.Before(rec.expires)
 	// What the entry knows, read under the lock (states are immutable):

@@ -29,10 +29,19 @@ const MaxTDMRepOrigins = 1024
 // max-age between MinTTL and MaxTTL, else TTL; an unreachable origin is
 // asked again after RetryTTL), one fetch at a time per origin however
 // many ask (single flight). An origin whose answer is not a 2xx with a JSON
-// array does not implement the protocol: it has no rule. The files are
-// kept in the process (not in the Client's Store), and their fetches count
-// among the Client's Stats fetches. It is safe for
-// concurrent use; the zero value is not: use NewTDMReps.
+// array does not implement the protocol: it has no rule.
+//
+// The files are cached in the process, and with the Client's
+// Options.Store in the Store too, as robots.txt is (see Store): on a miss
+// of its own cache a TDMReps loads the origin's record, under the key
+// origin + "/.well-known/tdmrep.json" (a robots.txt record's key is the
+// origin alone); a fresh one answers without a fetch, else it takes the
+// key's lease, fetches (conditionally, when the record has validators),
+// saves the record and releases the lease, while the other nodes wait for
+// it. Its fetches count among the Client's Stats fetches, and its Store
+// calls in the Client's Store counters (a tdmrep.json answered from the
+// Store is a StoreHit, a 304 Revalidated). It is safe for concurrent use;
+// the zero value is not: use NewTDMReps.
 type TDMReps struct {
 	c     *Client
 	group singleflight.Group
@@ -104,18 +113,44 @@ func (t *TDMReps) cached(key string) (*page.TDMRep, bool) {
 	return e.file, true
 }
 
-// fetch gets and parses the file of the origin key and caches it.
+// fetch gets the file of the origin key, from the Client's Store when it
+// has a fresh record of it, else over HTTP (and saves it there), and
+// caches it.
 func (t *TDMReps) fetch(ctx context.Context, key string) *page.TDMRep {
-	r := t.c.get(ctx, key+tdmRepPath, nil)
-	var f *page.TDMRep
-	ttl := t.c.freshness(&r)
-	switch r.outcome {
-	case outcomeOK:
-		if !r.truncated {
-			f, _ = page.ParseTDMRep(r.body)
+	c := t.c
+	fileURL := key + tdmRepPath
+	var last *record // the Store's expired record: its validators make the fetch conditional
+	var lease string
+	if c.store != nil {
+		var f *page.TDMRep
+		hit := false
+		lease = c.claim(ctx, fileURL, fileURL, func(rec *record) bool {
+			if !c.now().Before(rec.expires) {
+				last = rec
+				return false
+			}
+			f, hit = t.put(key, rec), true
+			c.storeStats.hits.Add(1)
+			return true
+		})
+		if hit {
+			return f
 		}
-	case outcomeUnreachable:
-		ttl = t.c.retry(1, r.retryAfter)
+	}
+	rec := c.tdmRecord(ctx, fileURL, last)
+	f := t.put(key, rec)
+	if c.store != nil {
+		c.save(ctx, fileURL, rec, lease)
+	}
+	return f
+}
+
+// put caches the file that rec holds for the origin key until rec
+// expires, and returns it (nil: the origin has none).
+func (t *TDMReps) put(key string, rec *record) *page.TDMRep {
+	var f *page.TDMRep
+	if rec.source == Fetched && !rec.truncated {
+		f, _ = page.ParseTDMRep(rec.body)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -126,8 +161,44 @@ func (t *TDMReps) fetch(ctx context.Context, key string) *page.TDMRep {
 		}
 		t.order = append(t.order, key)
 	}
-	t.files[key] = tdmEntry{file: f, expires: t.c.now().Add(ttl)}
+	t.files[key] = tdmEntry{file: f, expires: rec.expires}
 	return f
+}
+
+// tdmRecord fetches the tdmrep.json at fileURL, conditionally on last's
+// copy when it has validators, and returns the record of the answer, as a
+// Store keeps it: Fetched with the body for a 2xx (or a 304 that renews
+// last's copy), fresh as a robots.txt; UnreachableDefault (no file) for an
+// unreachable origin, fresh for RetryTTL; UnavailableDefault (no file) for
+// any other answer, fresh as a robots.txt.
+func (c *Client) tdmRecord(ctx context.Context, fileURL string, last *record) *record {
+	var cond *state
+	if last != nil && last.hasGood && (last.etag != "" || last.lastModified != "") {
+		cond = &state{res: Result{FinalURL: last.goodFinalURL}, etag: last.etag, lastModified: last.lastModified}
+	}
+	r := c.get(ctx, fileURL, cond)
+	now := c.now()
+	rec := &record{
+		robotsURL: fileURL, semantics: c.engineOpts.Semantics, source: UnavailableDefault,
+		status: r.status, finalURL: r.finalURL, redirects: r.redirects,
+		at: now, expires: now.Add(c.freshness(&r)),
+	}
+	switch r.outcome {
+	case outcomeNotModified: // last's copy is unchanged
+		c.revalidated.Add(1)
+		r.body, r.truncated = last.body, last.truncated
+		if r.etag == "" && r.lastModified == "" { // RFC 9111 4.3.4: a 304's validators replace the copy's
+			r.etag, r.lastModified = last.etag, last.lastModified
+		}
+		fallthrough
+	case outcomeOK:
+		rec.source, rec.hasGood, rec.body, rec.truncated = Fetched, true, r.body, r.truncated
+		rec.goodFetched, rec.goodStatus, rec.goodFinalURL, rec.goodRedirect = now, r.status, r.finalURL, r.redirects
+		rec.etag, rec.lastModified = r.etag, r.lastModified
+	case outcomeUnreachable:
+		rec.source, rec.expires = UnreachableDefault, now.Add(c.retry(1, r.retryAfter))
+	}
+	return rec
 }
 
 // PageTDM is Transport.Page with the rule of the origin's tdmrep.json

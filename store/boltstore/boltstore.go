@@ -45,7 +45,8 @@ const DefaultOpenTimeout = time.Second
 // records of its live ones.
 const sweepEvery = 1000
 
-// bucket holds the records: key origin, value the expiry (8 bytes, Unix
+// bucket holds the records: key the Client's (an origin, or an origin's
+// tdmrep.json URL), value the expiry (8 bytes, Unix
 // ns, big-endian) and the record.
 var bucket = []byte("robotstxt-records")
 

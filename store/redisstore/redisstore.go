@@ -18,9 +18,11 @@
 // site last answered, with the defaults), Prefix+"{"+O+"}:lease" (the
 // token of the node that fetches O's robots.txt now, expiring by itself)
 // and Prefix+"{"+O+"}:pace" (a hash of the last turn given and its margin,
-// expiring once a crawl-delay has passed). The braces make O the keys' hash
-// tag: on a Cluster the keys of one origin share a slot, and the origins
-// spread over the slots. Each call and script uses one key, so none spans
+// expiring once a crawl-delay has passed). An origin's tdmrep.json
+// (fetch.TDMReps) has a record and a lease of their own, keyed as those of
+// the origin O+"/.well-known/tdmrep.json" would be. The braces make O the
+// keys' hash tag: on a Cluster the keys of one origin share a slot, and the
+// origins spread over the slots. Each call and script uses one key, so none spans
 // slots (the tests run a fleet on a cluster of three masters too).
 //
 // The algorithm: fetch.Client calls the Store on a miss of its own cache
