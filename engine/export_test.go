@@ -15,3 +15,9 @@ func FirstTries(m *Matcher, path string) bool {
 	_, ok := m.firstMatch(path)
 	return ok
 }
+
+// The header readers' case folding, for TestFold_ASCIIOnly.
+var (
+	IndexFold     = indexFold
+	HasPrefixFold = hasPrefixFold
+)

@@ -216,10 +216,11 @@ func (e Extensions) Host() (string, bool) {
 }
 
 // ContentSignal returns the value of the first content signal named key
-// (ignoring case), and whether there is one.
+// (ignoring ASCII case, as the signals' decision does), and whether there
+// is one.
 func (e Extensions) ContentSignal(key string) (string, bool) {
 	for _, s := range e.ContentSignals {
-		if strings.EqualFold(s.Key, key) {
+		if equalFoldASCII(key, s.Key) { // s.Key is lower case
 			return s.Value, true
 		}
 	}

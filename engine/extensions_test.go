@@ -71,6 +71,11 @@ func TestMatcherExtensions(t *testing.T) {
 	if _, ok := got.ContentSignal("ai-input"); ok {
 		t.Errorf("ContentSignal(ai-input) found")
 	}
+	// Case is ignored in ASCII only (docs/SEMANTICS.md section 8): the
+	// Kelvin sign, which Unicode folds to k, names no key.
+	if _, ok := (engine.Extensions{ContentSignals: []engine.ContentSignal{{Key: "k", Value: "no"}}}).ContentSignal("\u212a"); ok {
+		t.Errorf("ContentSignal(Kelvin sign) found the key k")
+	}
 	if iv := got.RequestRates[0].Interval(); iv != 10*time.Second {
 		t.Errorf("Interval = %v", iv)
 	}

@@ -244,14 +244,10 @@ func looksLikeCrawler(name string) bool {
 }
 
 // indexFold returns the index of the lower-case ASCII word sub in s,
-// ignoring case, or -1. It does not allocate.
+// ignoring ASCII case, or -1. It does not allocate.
 func indexFold(s, sub string) int {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for j < len(sub) && s[i+j]|0x20 == sub[j] {
-			j++
-		}
-		if j == len(sub) {
+		if equalFoldASCII(s[i:i+len(sub)], sub) {
 			return i
 		}
 	}
@@ -259,9 +255,9 @@ func indexFold(s, sub string) int {
 }
 
 // hasPrefixFold reports whether s starts with the lower-case ASCII prefix,
-// ignoring case.
+// ignoring ASCII case.
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && indexFold(s[:len(prefix)], prefix) == 0
+	return len(s) >= len(prefix) && equalFoldASCII(s[:len(prefix)], prefix)
 }
 
 func containsFold(list []string, s string) bool {

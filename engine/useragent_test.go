@@ -413,3 +413,25 @@ func TestCheckAgent(t *testing.T) {
 		t.Errorf("the error of a huge agent is %d bytes long", len(err.Error()))
 	}
 }
+
+// TestFold_ASCIIOnly: the header readers ignore ASCII case and nothing
+// more; OR-ing 0x20 would also take a control byte for '.' or '-'.
+func TestFold_ASCIIOnly(t *testing.T) {
+	for _, tc := range []struct {
+		s, sub string
+		want   int
+	}{
+		{"WWW.example", "www.", 0},
+		{"www\x0eexample", "www.", -1},
+		{"Foo-Bot", "o-bot", 2},
+		{"Foo\rBot", "o-bot", -1},
+		{"MyCRAWLer", "crawl", 2},
+	} {
+		if got := engine.IndexFold(tc.s, tc.sub); got != tc.want {
+			t.Errorf("indexFold(%q, %q) = %d, want %d", tc.s, tc.sub, got, tc.want)
+		}
+		if got := engine.HasPrefixFold(tc.s, tc.sub); got != (tc.want == 0) {
+			t.Errorf("hasPrefixFold(%q, %q) = %v", tc.s, tc.sub, got)
+		}
+	}
+}
