@@ -138,6 +138,28 @@ func TestCompileFor_Allocs(t *testing.T) {
 	}
 }
 
+// TestCompileFor_Bytes: a matcher of CompileFor holds the part of the
+// file it kept, and its Bytes counts it (a cache charges by Bytes): the
+// crawler's rules' text, and not the other crawlers'.
+func TestCompileFor_Bytes(t *testing.T) {
+	rules := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "Disallow: /a-rather-long-directory-name/of-rule-%04d/\n", i)
+		}
+		return b.String()
+	}
+	small := engine.CompileFor([]byte("User-agent: FooBot\nDisallow: /x\n"), engine.Options{}, "FooBot")
+	own := engine.CompileFor([]byte("User-agent: FooBot\n"+rules(100)), engine.Options{}, "FooBot")
+	other := engine.CompileFor([]byte("User-agent: FooBot\nDisallow: /x\nUser-agent: BarBot\n"+rules(100)), engine.Options{}, "FooBot")
+	if grew := own.Bytes() - small.Bytes(); grew < 100*40 {
+		t.Errorf("100 rules of 50 bytes add %d bytes to a CompileFor matcher's Bytes, want at least 4,000", grew)
+	}
+	if grew := other.Bytes() - small.Bytes(); grew > 100 {
+		t.Errorf("another crawler's 100 rules add %d bytes to a CompileFor matcher's Bytes, want none", grew)
+	}
+}
+
 // TestCompileFor_Concurrent decides one fresh matcher's URLs from several
 // goroutines at once (its first decisions, its index, its DFA): under
 // -race this finds shared state written without synchronisation.

@@ -192,6 +192,7 @@ func CompileFor(body []byte, opts Options, agents ...string) *Matcher {
 	tokens := readAgents(opts.Semantics, given)
 	origin := compile.ParseFor(&c.file, body, compile.Options{Semantics: opts.Semantics, MaxFileSize: opts.MaxFileSize}, tokens)
 	buildMatcher(&c.m, &c.file, 0, automatonOptionsOf(opts), given, tokens)
+	c.m.own = &c.file
 	if origin != nil && len(c.m.sel.Groups) > 0 {
 		c.m.extra().origin = origin
 	}
@@ -208,7 +209,7 @@ type crawlerMatcher struct {
 
 // sizeofMatcher is the size of a Matcher in its matcherOnce, and its cache
 // entry, for Bytes.
-const sizeofMatcher = 232 + 24
+const sizeofMatcher = 240 + 24
 
 // sizeofMatcherMore is the size of a Matcher's matcherMore, when it has
 // one, and sizeofPattern of an automaton pattern (TestSizes checks both).

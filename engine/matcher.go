@@ -38,6 +38,9 @@ type Matcher struct {
 	auto  automatonOptions // what rules is built with
 	// group1 holds sel.Groups when one group is selected, as is usual.
 	group1 [1]int
+	// own is the file CompileFor kept for the matcher, which it holds
+	// (Bytes counts it); nil when a Robots holds the file.
+	own *compile.File
 }
 
 // ruleSet is the automaton of a matcher's rules: its patterns are the
@@ -526,10 +529,15 @@ func (m *Matcher) Rules() []RankedRule {
 	return out
 }
 
-// Bytes returns the memory m holds beyond the parsed file: its rule table
-// and its automaton, states built so far included. It takes no lock.
+// Bytes returns the memory m holds: its rule table and its automaton,
+// states built so far included, and, for a matcher of CompileFor, the
+// part of the file it kept (a Robots' matcher reads the Robots' file,
+// which Robots.Bytes counts). It takes no lock.
 func (m *Matcher) Bytes() int {
 	n := sizeofMatcher
+	if m.own != nil {
+		n += m.own.Bytes()
+	}
 	if rs := m.rules.Load(); rs != nil && rs != tried {
 		n += sizeofRuleSet + sizeofPattern*rs.set.Len() + rs.set.Bytes() + 4*cap(rs.refs)
 	}
