@@ -217,6 +217,43 @@ func TestGoogle_FirstDecisionIndexHTMWildcard(t *testing.T) {
 	}
 }
 
+// TestFirstDecision_PrefixReject: a first decision rejects a rule at its
+// first byte that is no wildcard and differs from the path (or stands past
+// its end), and then tries its index.htm directory only when that is a
+// prefix of the path ending where the path ends. Each case's decision is
+// the automaton's, in every semantics: a final '$' is no differing byte, a
+// '*' of the path may have been matched by a wildcard of the rule, and a
+// directory holding the differing byte cannot match.
+func TestFirstDecision_PrefixReject(t *testing.T) {
+	for _, tc := range []struct{ rules, url string }{
+		{"Disallow: /\nAllow: /$", "/"},
+		{"Disallow: /\nAllow: /$", "/a"},
+		{"Disallow: /a*c", "/a*bc"},   // the rule's '*' matches the path's
+		{"Disallow: /a*c", "/a*b"},    // and then differs
+		{"Disallow: /a%2Ac", "/a*bc"}, // an escaped star is a byte
+		{"Disallow: /\nAllow: /index.html", "/"},
+		{"Disallow: /\nAllow: /a/index.htm", "/a/"},
+		{"Disallow: /\nAllow: /a/index.htm", "/b/"},
+		{"Disallow: /\nAllow: /a/index.htm", "/a/b/"},
+		{"Disallow: /\nAllow: /a/b/index.html$", "/a/"},
+		{"Disallow: /\nAllow: /*/index.html", "/x/"},
+		{"Disallow: /\nAllow: /a*/index.html", "/a*/"},
+		{"Disallow: /ab$\nAllow: /a", "/ab"},
+		{"Disallow: /ab$\nAllow: /a", "/ab$"},
+	} {
+		body := []byte("User-agent: *\n" + tc.rules + "\n")
+		for _, sem := range []engine.Semantics{engine.RFC9309, engine.Google, engine.Koster1996} {
+			opts := engine.Options{Semantics: sem}
+			first := engine.CompileFor(body, opts, "bot").Decide(tc.url)
+			m := engine.Compile(body, opts).Matcher("bot")
+			m.Decide("/x") // the matcher's first decision: tc.url is decided by its automaton
+			if want := m.Decide(tc.url); first != want {
+				t.Errorf("%s, %q on %q: first decision %+v, automaton's %+v", sem, tc.rules, tc.url, first, want)
+			}
+		}
+	}
+}
+
 // TestFirstDecision_Bounded: a matcher's first decision tries its rules in
 // turn within the automaton's try budget, counting the tries that match:
 // rules that each match a long URL and each outrank the one before

@@ -195,11 +195,16 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 	// Google's index.htm directory patterns are anchored and end in '/':
 	// only a p that ends in '/' can match one.
 	dirs := m.sem == Google && strings.HasSuffix(p, "/")
+	pStar := strings.IndexByte(p, automaton.Wildcard)
+	if pStar < 0 {
+		pStar = len(p)
+	}
 	for order := range rules.Len() {
 		kind := rules.Kind(order)
 		start, end := rules.PatternSpan(order)
-		pat := rulePattern(m.sem, kind, start, end, text)
-		if best == foundNone || pat.Priority > bestPrio {
+		k, rejected := prefixRejects(text[start:end], p, pStar, m.sem != Koster1996)
+		if !rejected && (best == foundNone || semantics.Priority(m.sem, kind, end-start) > bestPrio) {
+			pat := rulePattern(m.sem, kind, start, end, text)
 			match, w := automaton.MatchOne(text[pat.Start:pat.Start+uint32(pat.Len)], pat.Anchored, p)
 			if match {
 				best, bestPrio = order, pat.Priority
@@ -208,7 +213,10 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 				return 0, false
 			}
 		}
-		if dirs && kind == compile.Allow {
+		// A rejected rule's directory pattern, a prefix of it, is
+		// rejected too when it holds the byte that differs; else it is a
+		// prefix of p, which it matches (anchored) only when p ends there.
+		if dirs && kind == compile.Allow && (!rejected || k == len(p) && strings.IndexByte(text[start+k:end], '/') < 0) {
 			if dir, ok := semantics.IndexHTM(m.sem, kind, text[start:end]); ok {
 				prio := semantics.Priority(m.sem, compile.Allow, len(dir)+1)
 				if best == foundNone || prio > bestPrio {
@@ -224,6 +232,24 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 		}
 	}
 	return best, true
+}
+
+// prefixRejects reports whether the rule pattern pat (as written: a
+// final '$' anchors when dollar) cannot match p because a byte of pat
+// that is no wildcard, before any, differs from p's or stands past p's
+// end. Most rules a first decision tries are rejected so, at their first
+// bytes, before their priority is read or their pattern made. k is the
+// length of the prefix pat and p share; pStar is the index of p's first
+// '*' (len(p) if none), where pat may have a wildcard that matched it.
+func prefixRejects(pat, p string, pStar int, dollar bool) (k int, rejected bool) {
+	for k < len(pat) && k < len(p) && pat[k] == p[k] {
+		k++
+	}
+	if k == len(pat) || pStar < k {
+		return k, false
+	}
+	c := pat[k]
+	return k, c != automaton.Wildcard && !(dollar && c == '$' && k == len(pat)-1)
 }
 
 // match returns the rule that decides p, canonical, as find does: by
