@@ -171,12 +171,18 @@ func (m *Matcher) buildRules() *ruleSet {
 }
 
 // rulePattern returns the automaton pattern of a rule of kind whose
-// normalised pattern is text[start:end], anchored by a final '$'.
-// Koster1996 patterns hold no '*' or '$' of their own (the normaliser
-// escapes them, %2A and %24), so they are all literal.
+// normalised pattern is text[start:end].
 func rulePattern(sem Semantics, kind RuleKind, start, end int, text string) automaton.Pattern {
+	return patternOf(sem, text, start, end, semantics.Priority(sem, kind, end-start))
+}
+
+// patternOf returns the automaton pattern, ranked prio, of the normalised
+// pattern text[start:end] of a rule or a content-usage line: the one
+// place that reads its '$'. A final '$' anchors it and is not one of its
+// bytes. Koster1996 patterns hold no '*' or '$' of their own (the
+// normaliser escapes them, %2A and %24), so they are all literal.
+func patternOf(sem Semantics, text string, start, end int, prio uint32) automaton.Pattern {
 	anchored := sem != Koster1996 && end > start && text[end-1] == '$'
-	prio := semantics.Priority(sem, kind, end-start)
 	if anchored {
 		end--
 	}

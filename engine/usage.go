@@ -236,18 +236,13 @@ func (u *usageMatcher) build(sem Semantics, keys ...string) []*automaton.Set {
 // its tag.
 func usagePattern(sem Semantics, rules compile.Usages, i int, d *httpsfv.Dictionary, ok bool, key string) automaton.Pattern {
 	start, end := rules.PatternSpan(i)
-	// Koster1996 patterns are literal: the normaliser escaped their '*'
-	// and '$'.
-	anchored := sem != Koster1996 && end > start && rules.Text()[end-1] == '$'
 	pref := UsageUnknown
 	if ok {
 		pref = preferenceOf(d, key)
 	}
-	prio := uint32(end-start)*3 + uint32(pref)
-	if anchored {
-		end--
-	}
-	return automaton.Pattern{Start: uint32(start), Len: uint16(end - start), Anchored: anchored, Priority: prio, Tag: uint8(pref)}
+	p := patternOf(sem, rules.Text(), start, end, uint32(end-start)*3+uint32(pref))
+	p.Tag = uint8(pref)
+	return p
 }
 
 // set returns the automaton of the category key, building it on first
