@@ -20,7 +20,9 @@ import (
 
 // fileServer serves files[i] as the robots.txt of the host fi.test (i in
 // decimal), each its own origin, from one loopback server: the Client's
-// transport connects every host to it (routingTransport).
+// transport sends every request to it as to an HTTP proxy, so that the
+// origins share its connections (thousands of origins would otherwise
+// open a connection each).
 func fileServer(t testing.TB, files [][]byte) *http.Client {
 	t.Helper()
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -32,7 +34,11 @@ func fileServer(t testing.TB, files [][]byte) *http.Client {
 		_, _ = w.Write(files[i])
 	}))
 	t.Cleanup(s.Close)
-	return &http.Client{Transport: routingTransport(s.Listener.Addr().String())}
+	proxy, err := url.Parse(s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
 }
 
 // pathOf returns the path and query of u, an absolute URL of gen.URLs.
@@ -103,6 +109,9 @@ func TestClient_Agents_SameDecisions(t *testing.T) {
 				}
 				if want != got {
 					t.Fatalf("%s, file %d, %s: with Agents %+v, without %+v", sem, i, pu, got, want)
+				}
+				if wres.Source != Cached && wres.Source != Fetched {
+					t.Fatalf("%s, file %d: source %v (status %d): the file was not served", sem, i, wres.Source, wres.Status)
 				}
 				if gres.Robots != nil || gres.Matcher == nil || wres.Matcher != nil || wres.Robots == nil {
 					t.Fatalf("%s, file %d: Robots %v and Matcher %v with Agents; %v and %v without", sem, i, gres.Robots, gres.Matcher, wres.Robots, wres.Matcher)
