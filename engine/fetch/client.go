@@ -13,7 +13,9 @@
 // copy is used for up to 30 days, and without one everything is
 // disallowed. One fetch runs per site however many lookups wait for it, and
 // a cache hit takes no lock and allocates nothing. Result says where the
-// rules came from (Fetched, Cached, Stale, ...).
+// rules came from (Fetched, Cached, Stale, ...). Options.Agents makes a
+// Client for one crawler: each file is compiled for it alone
+// (engine.CompileFor), so a cached site costs less memory.
 //
 // Transport is an http.RoundTripper that obeys robots.txt for any
 // http.Client: a disallowed request is never sent (DisallowedError), and
