@@ -272,6 +272,10 @@ func TestClient_Agents_ErrOtherCrawler(t *testing.T) {
 	if n := s.requests.Load() - before; n != 1 {
 		t.Errorf("%d requests, want the one allowed page", n)
 	}
+	tokens := &http.Client{Transport: &Transport{Client: c, Tokens: []string{"foobot"}}}
+	if _, err := tokens.Get(s.URL + "/private/x"); !errors.As(err, &de) {
+		t.Errorf("Transport with the crawler's Tokens, a disallowed URL: %v, want a *DisallowedError", err)
+	}
 
 	// A header in Options.Agents is read as its product tokens (RFC9309).
 	ch := New(Options{Agents: []string{"FooBot/1.0 (+https://foo.example/bot)"}})
