@@ -283,3 +283,50 @@ func TestFirstDecision_Bounded(t *testing.T) {
 		}
 	}
 }
+
+// TestMatcher_IsFor checks that IsFor reads agents as CompileFor and
+// Robots.Matcher read them, ignoring ASCII case only, and allocates
+// nothing for product tokens.
+func TestMatcher_IsFor(t *testing.T) {
+	body := []byte("User-agent: FooBot\nDisallow: /\n")
+	for _, c := range []struct {
+		sem    engine.Semantics
+		made   []string
+		agents []string
+		want   bool
+	}{
+		{engine.RFC9309, []string{"FooBot"}, []string{"FooBot"}, true},
+		{engine.RFC9309, []string{"FooBot"}, []string{"foobot"}, true},
+		{engine.RFC9309, []string{"FooBot"}, []string{"FooBot/1.0"}, true},
+		{engine.RFC9309, []string{"FooBot/1.0 (+https://foo.example)"}, []string{"FooBot"}, true},
+		{engine.RFC9309, []string{"FooBot"}, []string{"BarBot"}, false},
+		{engine.RFC9309, []string{"FooBot"}, []string{"FooBot", "BarBot"}, false},
+		{engine.RFC9309, []string{"FooBot", "BarBot"}, []string{"FooBot"}, false},
+		{engine.RFC9309, []string{"FooBot", "BarBot"}, []string{"foobot", "BARBOT"}, true},
+		{engine.RFC9309, []string{"FooBot", "BarBot"}, []string{"BarBot", "FooBot"}, false},
+		{engine.RFC9309, []string{"FooBot"}, []string{""}, false},
+		{engine.RFC9309, []string{"FooBot"}, []string{"*"}, false},
+		{engine.RFC9309, []string{"FooBot"}, nil, false},
+		{engine.RFC9309, []string{"FooBot"}, []string{"\u212aooBot"}, false}, // the Kelvin sign is no k
+		{engine.Google, []string{"FooBot"}, []string{"FOOBOT"}, true},
+		{engine.Google, []string{"FooBot"}, []string{"FooBot/1.0"}, false},
+		{engine.Google, []string{"FooBot/1.0"}, []string{"foobot/1.0"}, true},
+	} {
+		for _, m := range []*engine.Matcher{
+			engine.CompileFor(body, engine.Options{Semantics: c.sem}, c.made...),
+			engine.Compile(body, engine.Options{Semantics: c.sem}).Matcher(c.made...),
+			engine.AllowAll(engine.Options{Semantics: c.sem}).Matcher(c.made...),
+		} {
+			if got := m.IsFor(c.agents...); got != c.want {
+				t.Errorf("%s: matcher of %q: IsFor(%q) = %v, want %v", c.sem, c.made, c.agents, got, c.want)
+			}
+		}
+	}
+	if race.Enabled {
+		t.Skip("allocations are counted without -race")
+	}
+	m := engine.CompileFor(body, engine.Options{}, "FooBot")
+	if n := testing.AllocsPerRun(100, func() { _ = m.IsFor("FooBot") || m.IsFor("foobot") || m.IsFor("BarBot") }); n != 0 {
+		t.Errorf("IsFor: %v allocations, want 0", n)
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -506,6 +507,62 @@ func putPath(pooled *[]byte) {
 // Robots.Matcher, each read as AgentTokens says (in RFC9309 and Koster1996
 // a User-Agent header given as an agent is its product tokens).
 func (m *Matcher) Tokens() []string { return append([]string(nil), m.tokens...) }
+
+// IsFor reports whether m decides for the crawler that agents name: each
+// read as AgentTokens says (as Robots.Matcher and CompileFor read them),
+// they stand for m's tokens, in order, ignoring ASCII case. A holder of one
+// crawler's matchers (fetch.Client with Options.Agents) asks it to refuse
+// the questions of another crawler, which those matchers would answer
+// wrongly. It allocates nothing when agents are the strings m was made
+// for, or product tokens.
+func (m *Matcher) IsFor(agents ...string) bool {
+	given := m.given()
+	if given == nil {
+		given = m.tokens
+	}
+	if slices.Equal(agents, given) {
+		return true
+	}
+	i := 0
+	for _, a := range agents {
+		if readsAsItself(m.sem, a) {
+			if i == len(m.tokens) || !foldEqualASCII(a, m.tokens[i]) {
+				return false
+			}
+			i++
+			continue
+		}
+		var buf [MaxProductTokens]string
+		for _, t := range AppendProductTokens(buf[:0], a) {
+			if i == len(m.tokens) || !foldEqualASCII(t, m.tokens[i]) {
+				return false
+			}
+			i++
+		}
+	}
+	return i == len(m.tokens)
+}
+
+// foldEqualASCII reports whether a and b are equal ignoring ASCII case
+// only.
+func foldEqualASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
 
 // Selection returns how the groups were selected and the merged rules, in
 // file order. It is shared: callers must not modify it.

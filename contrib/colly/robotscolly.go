@@ -4,7 +4,8 @@
 // its Client fetches each site's robots.txt once, however many requests
 // wait for it.
 //
-//	t := &fetch.Transport{Client: fetch.New(fetch.Options{}), Agent: "FooBot", CrawlDelay: true}
+//	client := fetch.New(fetch.Options{Agents: []string{"FooBot"}}) // FooBot's groups of each robots.txt
+//	t := &fetch.Transport{Client: client, Agent: "FooBot", CrawlDelay: true}
 //	c := colly.NewCollector(colly.UserAgent("FooBot/1.0 (+https://foo.example/bot)"), colly.Async(true))
 //	c.SetRequestTimeout(10 * time.Second)
 //	robotscolly.Obey(c, t)

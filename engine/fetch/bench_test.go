@@ -2,10 +2,14 @@ package fetch
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/corpus"
 )
 
 // BenchmarkClient_CachedAllowed measures Client.Allowed on a cache hit: the
@@ -98,4 +102,53 @@ func BenchmarkClient_CachedAllowed(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkClient_CorpusBytes is what a crawler's cache holds per site:
+// every corpus file is served from one loopback server, each as the
+// robots.txt of its own origin, and looked up once for Googlebot (one
+// decision), by a Client that compiles whole files ("whole") and by one
+// with Options.Agents ("agents", engine.CompileFor). bytes/site is
+// Stats().Bytes over the files, with nothing evicted. Skipped without a
+// corpus; run it with -benchtime 1x.
+func BenchmarkClient_CorpusBytes(b *testing.B) {
+	dir := corpus.Dir(b)
+	if dir == "" {
+		b.Skip("no corpus (see internal/corpus)")
+	}
+	fs, err := corpus.Files(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := make([][]byte, len(fs))
+	for i, f := range fs {
+		if files[i], err = os.ReadFile(f.Path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	hc := fileServer(b, files)
+	ctx := context.Background()
+	for _, v := range []struct {
+		name   string
+		agents []string
+	}{{"whole", nil}, {"agents", []string{"Googlebot"}}} {
+		b.Run(v.name, func(b *testing.B) {
+			var perSite float64
+			for i := 0; i < b.N; i++ {
+				c := New(Options{HTTPClient: hc, Agents: v.agents, MaxEntries: len(files), MaxBytes: 1 << 40})
+				for f := range files {
+					if _, _, err := c.Allowed(ctx, "Googlebot", fmt.Sprintf("http://f%d.test/", f)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				st := c.Stats()
+				if st.Entries != len(files) {
+					b.Fatalf("%d entries cached, want %d", st.Entries, len(files))
+				}
+				perSite = float64(st.Bytes) / float64(len(files))
+				c.Close()
+			}
+			b.ReportMetric(perSite, "bytes/site")
+		})
+	}
 }

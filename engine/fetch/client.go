@@ -13,7 +13,9 @@
 // copy is used for up to 30 days, and without one everything is
 // disallowed. One fetch runs per site however many lookups wait for it, and
 // a cache hit takes no lock and allocates nothing. Result says where the
-// rules came from (Fetched, Cached, Stale, ...).
+// rules came from (Fetched, Cached, Stale, ...). Options.Agents makes a
+// Client for one crawler: each file is compiled for it alone
+// (engine.CompileFor), so a cached site costs less memory.
 //
 // Transport is an http.RoundTripper that obeys robots.txt for any
 // http.Client: a disallowed request is never sent (DisallowedError), and
@@ -34,7 +36,9 @@ package fetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,7 +112,8 @@ const (
 
 	// DefaultMaxBytes bounds the bytes the cache holds, counted as what
 	// each compiled file holds (engine.Robots.Bytes: the parsed file and
-	// the states its matchers have built so far) plus EntryOverhead: 64
+	// the states its matchers have built so far; with Options.Agents the
+	// crawler's engine.Matcher.Bytes) plus EntryOverhead: 64
 	// MiB holds 10,000 typical files (a few KiB each) or a hundred of the
 	// largest (500 KiB).
 	DefaultMaxBytes = 64 << 20
@@ -146,6 +151,15 @@ const (
 // ErrClosed is the error of a lookup made after Client.Close, or in flight
 // when it was called.
 var ErrClosed = errors.New("fetch: the Client is closed")
+
+// ErrOtherCrawler is the error, wrapped with both crawlers' names, of a
+// question that a Client with Options.Agents cannot answer: about a
+// crawler other than the one it serves (its matchers hold that crawler's
+// groups only, and would answer another wrongly), and every MatcherChain.
+// A Transport on such a Client returns it for every request when its Agent
+// or Tokens are another crawler's, or its Chain is set. Nothing is looked
+// up or fetched.
+var ErrOtherCrawler = errors.New("fetch: not the crawler the Client serves")
 
 // Options configure a Client. The zero value is valid: every zero field
 // means its default.
@@ -195,6 +209,21 @@ type Options struct {
 	Store Store
 	// StoreTimeout bounds each call to the Store (DefaultStoreTimeout).
 	StoreTimeout time.Duration
+	// Agents, when set, are the product tokens of the one crawler the
+	// Client serves, most specific first, as engine.CompileFor takes them
+	// (a string that is not a product token is read as
+	// engine.AgentTokens says). Each robots.txt is then compiled for that
+	// crawler alone (engine.CompileFor): the groups of other crawlers are
+	// neither copied nor kept, so a cached site costs less memory, and
+	// Result.Matcher holds the crawler's matcher in place of
+	// Result.Robots. The Client then answers for that crawler only: a
+	// method given an agent or tokens that stand for others (compared as
+	// engine.Matcher.IsFor compares them), every MatcherChain (a chain
+	// has no such compiled form), and every request of a Transport whose
+	// Agent or Tokens are others or whose Chain is set fail with
+	// ErrOtherCrawler before any look-up. Nil or empty: every file is
+	// compiled whole, for any crawler.
+	Agents []string
 }
 
 // Client fetches, compiles and caches robots.txt files. It is safe for
@@ -223,9 +252,12 @@ type Client struct {
 	// maxRedirects is the number of redirects followed.
 	maxRedirects int
 
-	compile     func([]byte) *engine.Robots
-	allowAll    *engine.Robots
-	disallowAll *engine.Robots
+	// agents are Options.Agents, nil when it is empty; allowAll and
+	// disallowAll are the rules of the defaults, the crawler's matchers
+	// of them with agents (see rules and compile).
+	agents      []string
+	allowAll    rules
+	disallowAll rules
 
 	group   singleflight.Group
 	fetches atomic.Int64
@@ -306,13 +338,91 @@ func New(opts Options) *Client {
 		c.transport = c.own
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	eo := opts.Engine
-	c.compile = func(body []byte) *engine.Robots { return engine.Compile(body, eo) }
-	c.allowAll = engine.AllowAll(eo)
-	c.disallowAll = engine.DisallowAll(eo)
+	c.allowAll = rules{robots: engine.AllowAll(opts.Engine)}
+	c.disallowAll = rules{robots: engine.DisallowAll(opts.Engine)}
+	if len(opts.Agents) > 0 {
+		c.agents = slices.Clone(opts.Agents)
+		c.allowAll = rules{matcher: c.allowAll.robots.Matcher(c.agents...)}
+		c.disallowAll = rules{matcher: c.disallowAll.robots.Matcher(c.agents...)}
+	}
 	c.lru.next, c.lru.prev = &c.lru, &c.lru
 	return c
 }
+
+// rules are what a state decides with: the compiled file (robots), or with
+// Options.Agents the crawler's matcher of it (matcher); the other is nil.
+type rules struct {
+	robots  *engine.Robots
+	matcher *engine.Matcher
+}
+
+// compile compiles body, a fetched or stored robots.txt, as the Client
+// keeps it: the whole file, or with Options.Agents the crawler's part
+// (engine.CompileFor). It is the one place that decides which.
+func (c *Client) compile(body []byte) rules {
+	if c.agents != nil {
+		return rules{matcher: engine.CompileFor(body, c.engineOpts, c.agents...)}
+	}
+	return rules{robots: engine.Compile(body, c.engineOpts)}
+}
+
+// bytes returns the memory the rules hold (engine.Robots.Bytes or
+// engine.Matcher.Bytes).
+func (r rules) bytes() int {
+	if r.matcher != nil {
+		return r.matcher.Bytes()
+	}
+	return r.robots.Bytes()
+}
+
+// warnings returns the file's warnings: none for a crawler's matcher
+// (engine.CompileFor reads none).
+func (r rules) warnings() []engine.Warning {
+	if r.robots == nil {
+		return nil
+	}
+	return r.robots.Warnings()
+}
+
+// rules returns the rules res holds.
+func (res *Result) rules() rules { return rules{robots: res.Robots, matcher: res.Matcher} }
+
+// setRules makes r the rules of res.
+func (res *Result) setRules(r rules) { res.Robots, res.Matcher = r.robots, r.matcher }
+
+// other returns ErrOtherCrawler, wrapped with both names, when the Client
+// serves one crawler (Options.Agents) and agents stand for another; nil
+// otherwise. It allocates nothing when it returns nil and agents are
+// product tokens.
+func (c *Client) other(agents ...string) error {
+	if c.agents == nil || c.allowAll.matcher.IsFor(agents...) {
+		return nil
+	}
+	return otherCrawler(strings.Join(agents, ", "), c.agents)
+}
+
+// otherCrawler returns ErrOtherCrawler wrapped with the names of the
+// crawler asked about (asked) and of the one served.
+func otherCrawler(asked string, served []string) error {
+	if asked == "" {
+		asked = "no crawler"
+	}
+	return fmt.Errorf("%w: asked for %q, the Client serves %q (Options.Agents)",
+		ErrOtherCrawler, cutText(asked, maxNameQuoted), cutText(strings.Join(served, ", "), maxNameQuoted))
+}
+
+// chainRefused returns ErrOtherCrawler wrapped with the tokens of a chain
+// asked for and the crawler served: a Client with Options.Agents compiles
+// no chain form of its crawler's groups.
+func chainRefused(tokens, served []string) error {
+	return fmt.Errorf("%w: asked for the chain %q, and a Client with Options.Agents (%q) compiles no chain",
+		ErrOtherCrawler, cutText(strings.Join(tokens, ", "), maxNameQuoted), cutText(strings.Join(served, ", "), maxNameQuoted))
+}
+
+// maxNameQuoted bounds the names ErrOtherCrawler's text quotes: a
+// crawler's tokens are a few dozen bytes, a header passed by mistake a few
+// hundred, a hostile one megabytes.
+const maxNameQuoted = 256
 
 // or returns v, or def when v is the zero value or negative.
 func or[T int | int64 | time.Duration](v, def T) T {
@@ -424,8 +534,12 @@ type memoMatcher struct {
 }
 
 // agentMatcher returns the matcher of st's Robots for agent, memoised in
-// st.
+// st; with Options.Agents, the crawler's matcher st holds (agent is the
+// crawler: the caller checked).
 func (c *Client) agentMatcher(st *state, agent string) *engine.Matcher {
+	if m := st.res.Matcher; m != nil {
+		return m
+	}
 	if p := st.memo.Load(); p != nil && p.agent == agent {
 		return p.m
 	}
@@ -436,8 +550,12 @@ func (c *Client) agentMatcher(st *state, agent string) *engine.Matcher {
 
 // crawlerMatcher returns the matcher of st's Robots for a Transport's
 // crawler, memoised as agentMatcher memoises an agent's (cr.key is the
-// crawler's own).
+// crawler's own); with Options.Agents, the crawler's matcher st holds
+// (Transport.crawler checked that it is the Transport's).
 func (c *Client) crawlerMatcher(st *state, cr *crawler) *engine.Matcher {
+	if m := st.res.Matcher; m != nil {
+		return m
+	}
 	if p := st.memo.Load(); p != nil && p.agent == cr.key {
 		return p.m
 	}
@@ -449,8 +567,12 @@ func (c *Client) crawlerMatcher(st *state, cr *crawler) *engine.Matcher {
 // bound returns the matcher get takes from st's Robots, and charges st's
 // entry for the memory binding it added, if any: a matcher that decides
 // its URLs in its warm-up builds no state (which decideWith charges), but
-// its binding holds memory all the same.
+// its binding holds memory all the same. With Options.Agents it returns
+// the crawler's matcher st holds, which its entry is charged for already.
 func (c *Client) bound(st *state, get func(*engine.Robots) *engine.Matcher) *engine.Matcher {
+	if m := st.res.Matcher; m != nil {
+		return m
+	}
 	r := st.res.Robots
 	before := r.Bytes()
 	m := get(r)
@@ -476,7 +598,8 @@ func (s *state) result(hit bool) Result {
 // Lookup returns the rules that govern pageURL: from the cache when fresh,
 // else fetched (one fetch per robots.txt URL however many lookups wait for
 // it). A failed fetch is no error: Result.Source and Result.Err report it and
-// Result.Robots holds the rules to apply. The error is non-nil only when
+// Result.Robots (Result.Matcher with Options.Agents) holds the rules to
+// apply. The error is non-nil only when
 // pageURL has no robots.txt (see RobotsURL; Client fetches http and https
 // only), ctx ends before the result is known, or the Client is closed
 // (ErrClosed); Result.Source is then NoSource.
@@ -502,9 +625,12 @@ func (c *Client) Lookup(ctx context.Context, pageURL string) (Result, error) {
 // User-Agent header or "FooBot/1.0", is refused with an *engine.AgentError
 // naming the tokens it holds, before any fetch: a crawler configured with
 // its header should be told at once, not have it read one way or another.
-// A crawler with several tokens uses Matcher or MatcherChain.
+// A crawler with several tokens uses Matcher or MatcherChain. With
+// Options.Agents, agent must be the Client's crawler (its one token,
+// ignoring ASCII case), else the error wraps ErrOtherCrawler, before any
+// fetch; so for Decide, Usage, Page and PageTDM.
 func (c *Client) Allowed(ctx context.Context, agent, pageURL string) (bool, Result, error) {
-	if err := engine.CheckAgent(agent); err != nil {
+	if err := c.checkAgent(agent); err != nil {
 		return false, Result{}, err
 	}
 	st, hit, err := c.lookup(ctx, pageURL, agent)
@@ -555,7 +681,7 @@ func (c *Client) usageWith(st *state, m *engine.Matcher, pageURL string, header 
 // as for Allowed. A crawler that fetches through a Transport asks
 // Transport.Usage.
 func (c *Client) Usage(ctx context.Context, agent, pageURL string, header http.Header) (engine.Usage, Result, error) {
-	if err := engine.CheckAgent(agent); err != nil {
+	if err := c.checkAgent(agent); err != nil {
 		return engine.Usage{}, Result{}, err
 	}
 	st, hit, err := c.lookup(ctx, pageURL, agent)
@@ -617,14 +743,15 @@ func (c *Client) recharge(st *state) {
 
 // cost is what e counts against MaxBytes: its overhead and robots.txt URL
 // (the key is its start), the strings its results keep, and the compiled
-// file of its last 2xx fetch, the only one it keeps (apply: every other
-// result uses that file, stale, or the shared allow-all and disallow-all
-// answers, which cost nothing more).
+// file of its last 2xx fetch (with Options.Agents the crawler's matcher of
+// it), the only one it keeps (apply: every other result uses that file,
+// stale, or the shared allow-all and disallow-all answers, which cost
+// nothing more).
 func (c *Client) cost(e *entry) int64 {
 	st := e.st.Load()
 	n := int64(EntryOverhead+len(e.robotsURL)) + st.kept()
 	if g := e.good; g != nil {
-		n += int64(g.res.Robots.Bytes())
+		n += int64(g.res.rules().bytes())
 		if g != st {
 			n += g.kept()
 		}
@@ -646,7 +773,7 @@ func (st *state) kept() int64 {
 // Decide is Allowed with the whole engine.Decision (which rule decided).
 // agent must be a product token, "" or "*", as for Allowed.
 func (c *Client) Decide(ctx context.Context, agent, pageURL string) (engine.Decision, Result, error) {
-	if err := engine.CheckAgent(agent); err != nil {
+	if err := c.checkAgent(agent); err != nil {
 		return engine.Decision{}, Result{}, err
 	}
 	st, hit, err := c.lookup(ctx, pageURL, agent)
@@ -664,7 +791,10 @@ func (c *Client) Decide(ctx context.Context, agent, pageURL string) (engine.Deci
 // Result says where the rules came from (see Lookup).
 //
 // Each token must be a product token, "" or "*", as for Allowed, else the
-// error is an *engine.AgentError and nothing is fetched. The matcher
+// error is an *engine.AgentError and nothing is fetched. With
+// Options.Agents, tokens must stand for the Client's crawler (its tokens,
+// in order, ignoring ASCII case), else the error wraps ErrOtherCrawler and
+// nothing is fetched; the matcher is then Result.Matcher. The matcher
 // counts against Options.MaxBytes at once; the states that decisions on it
 // build, from the next time the entry is counted (a Client decision that
 // builds states, a refresh); Allowed and Decide count them at once.
@@ -676,12 +806,21 @@ func (c *Client) Matcher(ctx context.Context, pageURL string, tokens ...string) 
 // engine.Robots.MatcherChain(tokens...) makes it: only the groups naming
 // the first token that some group names apply, the precedence Google
 // documents for its crawlers (tokens: engine.FallbackTokens("Googlebot-Image")).
+// A Client with Options.Agents has no chain form of its crawler's groups
+// (engine.CompileFor merges them): its MatcherChain always returns an
+// error that wraps ErrOtherCrawler, and fetches nothing.
 func (c *Client) MatcherChain(ctx context.Context, pageURL string, tokens ...string) (*engine.Matcher, Result, error) {
 	return c.matcherFor(ctx, pageURL, true, tokens)
 }
 
 func (c *Client) matcherFor(ctx context.Context, pageURL string, chain bool, tokens []string) (*engine.Matcher, Result, error) {
 	if err := checkTokens(tokens); err != nil {
+		return nil, Result{}, err
+	}
+	if c.agents != nil && chain {
+		return nil, Result{}, chainRefused(tokens, c.agents)
+	}
+	if err := c.other(tokens...); err != nil {
 		return nil, Result{}, err
 	}
 	ua := ""
@@ -694,6 +833,20 @@ func (c *Client) matcherFor(ctx context.Context, pageURL string, chain bool, tok
 	}
 	m := c.bound(st, func(r *engine.Robots) *engine.Matcher { return tokensMatcher(r, tokens, chain) })
 	return m, st.result(hit), nil
+}
+
+// checkAgent returns the error of an agent that Allowed, Decide, Usage and
+// Page refuse before any look-up: no product token, "" or "*"
+// (engine.CheckAgent), or, with Options.Agents, another crawler than the
+// Client's (ErrOtherCrawler). It allocates nothing when agent is accepted.
+func (c *Client) checkAgent(agent string) error {
+	if err := engine.CheckAgent(agent); err != nil {
+		return err
+	}
+	if c.agents != nil && !(len(c.agents) == 1 && agent == c.agents[0]) {
+		return c.other(agent)
+	}
+	return nil
 }
 
 // checkTokens returns the error of the first of tokens that is no product
@@ -814,12 +967,12 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 	}
 	cond := c.conditional(key)
 	r := c.get(ctx, key+robotsPath, cond)
-	var robots *engine.Robots
+	var compiled rules
 	switch r.outcome {
 	case outcomeOK:
-		robots = c.compile(r.body) // outside the lock: it takes linear time
+		compiled = c.compile(r.body) // outside the lock: it takes linear time
 	case outcomeNotModified:
-		robots = cond.res.Robots
+		compiled = cond.res.rules()
 		c.revalidated.Add(1)
 	}
 	now := c.now()
@@ -830,13 +983,13 @@ func (c *Client) refresh(ctx context.Context, key string) flight {
 		robotsURL := key + robotsPath
 		e = &entry{key: robotsURL[:len(key)], robotsURL: robotsURL}
 		if c.closed.Load() { // the answer goes to the lookups waiting, not into the cache
-			st := c.apply(e, &r, robots, cond, now)
+			st := c.apply(e, &r, compiled, cond, now)
 			c.mu.Unlock()
 			return flight{st: st}
 		}
 		c.insert(e)
 	}
-	st := c.apply(e, &r, robots, cond, now)
+	st := c.apply(e, &r, compiled, cond, now)
 	snap := c.set(e, st, now)
 	c.mu.Unlock()
 	if c.store != nil {
@@ -860,10 +1013,10 @@ func (c *Client) set(e *entry, st *state, now time.Time) snapshot {
 }
 
 // apply turns the response r into the entry's new state (docs/SEMANTICS.md
-// sections 5.2 and 5.3), updating what e remembers across fetches. robots is r's
-// compiled body for outcomeOK, cond's for outcomeNotModified; cond is the
-// copy the fetch was conditional on, nil when it was not.
-func (c *Client) apply(e *entry, r *response, robots *engine.Robots, cond *state, now time.Time) *state {
+// sections 5.2 and 5.3), updating what e remembers across fetches. compiled
+// is r's compiled body for outcomeOK, cond's for outcomeNotModified; cond is
+// the copy the fetch was conditional on, nil when it was not.
+func (c *Client) apply(e *entry, r *response, compiled rules, cond *state, now time.Time) *state {
 	st := &state{res: Result{
 		RobotsURL: e.robotsURL,
 		FinalURL:  r.finalURL,
@@ -881,14 +1034,16 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, cond *state
 		e.reached, e.failures, e.good = now, 0, nil
 		switch r.outcome {
 		case outcomeOK:
-			res.Robots, res.Source, res.Warnings = robots, Fetched, robots.Warnings()
+			res.setRules(compiled)
+			res.Source, res.Warnings = Fetched, compiled.warnings()
 			st.etag, st.lastModified = r.etag, r.lastModified
 			if c.store != nil {
 				st.body = r.body
 			}
 			e.good = st
 		case outcomeNotModified: // the copy is unchanged: renewed, not downloaded
-			res.Robots, res.Source, res.Warnings = robots, Fetched, robots.Warnings()
+			res.setRules(compiled)
+			res.Source, res.Warnings = Fetched, compiled.warnings()
 			res.Size, res.Truncated = cond.res.Size, cond.res.Truncated
 			st.etag, st.lastModified, st.body = cond.etag, cond.lastModified, cond.body
 			if r.etag != "" || r.lastModified != "" { // RFC 9111 4.3.4: the 304's validators replace the copy's
@@ -896,9 +1051,11 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, cond *state
 			}
 			e.good = st
 		case outcomeUnavailable:
-			res.Robots, res.Source = c.allowAll, UnavailableDefault
+			res.setRules(c.allowAll)
+			res.Source = UnavailableDefault
 		default:
-			res.Robots, res.Source = c.disallowAll, ForbiddenDefault
+			res.setRules(c.disallowAll)
+			res.Source = ForbiddenDefault
 		}
 		return st
 	}
@@ -911,7 +1068,8 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, cond *state
 	retry := c.retry(e.failures, r.retryAfter)
 	res.Expires = now.Add(retry)
 	if g := e.good; g != nil && now.Sub(g.res.Fetched) < c.maxStale {
-		res.Robots, res.Source = g.res.Robots, Stale
+		res.setRules(g.res.rules())
+		res.Source = Stale
 		res.Fetched, res.Size, res.Truncated, res.Warnings = g.res.Fetched, g.res.Size, g.res.Truncated, g.res.Warnings
 		if end := g.res.Fetched.Add(c.maxStale); end.Before(res.Expires) {
 			res.Expires = end // try again (or allow all) when the copy runs out
@@ -924,12 +1082,14 @@ func (c *Client) apply(e *entry, r *response, robots *engine.Robots, cond *state
 		since = e.downSince
 	}
 	if end := since.Add(c.maxStale); now.Before(end) {
-		res.Robots, res.Source = c.disallowAll, UnreachableDefault
+		res.setRules(c.disallowAll)
+		res.Source = UnreachableDefault
 		if end.Before(res.Expires) {
 			res.Expires = end
 		}
 	} else {
-		res.Robots, res.Source = c.allowAll, UnavailableDefault
+		res.setRules(c.allowAll)
+		res.Source = UnavailableDefault
 	}
 	return st
 }

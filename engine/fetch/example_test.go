@@ -26,8 +26,9 @@ func Example() {
 	site := httptest.NewServer(mux)
 	defer site.Close()
 
-	// One client for the whole crawler; the User-Agent header names it.
-	client := fetch.New(fetch.Options{UserAgent: "ExampleBot/1.0 (+https://bot.example/about)"})
+	// One client for the whole crawler; the User-Agent header names it,
+	// and Agents its product token: the client keeps only its groups.
+	client := fetch.New(fetch.Options{UserAgent: "ExampleBot/1.0 (+https://bot.example/about)", Agents: []string{"ExampleBot"}})
 	ctx := context.Background()
 
 	for _, path := range []string{"/", "/private/report", "/blog/post"} {
@@ -167,10 +168,10 @@ func ExampleTransport_crawler() {
 	defer site.Close()
 
 	t := &fetch.Transport{
-		Client:     fetch.New(fetch.Options{}),              // the shared cache; one per crawler
-		Agent:      "FooBot",                                // the product token that robots.txt files name
-		UserAgent:  "FooBot/1.0 (+https://foo.example/bot)", // the header sent, for robots.txt and pages
-		CrawlDelay: true,                                    // pace each host by its crawl-delay
+		Client:     fetch.New(fetch.Options{Agents: []string{"FooBot"}}), // the shared cache, of FooBot's groups only
+		Agent:      "FooBot",                                             // the product token that robots.txt files name
+		UserAgent:  "FooBot/1.0 (+https://foo.example/bot)",              // the header sent, for robots.txt and pages
+		CrawlDelay: true,                                                 // pace each host by its crawl-delay
 	}
 	hc := &http.Client{Transport: t}
 	for _, path := range []string{"/", "/private/x"} {

@@ -148,7 +148,7 @@ func FuzzRecord(f *testing.F) {
 		if cur.res.Robots == nil || cur.res.Source != rec.source {
 			t.Fatalf("states of %q: rules %v, source %v", b, cur.res.Robots, cur.res.Source)
 		}
-		if cur.res.Robots == c.allowAll && rec.source != UnavailableDefault {
+		if cur.res.Robots == c.allowAll.robots && rec.source != UnavailableDefault {
 			t.Fatalf("a %v record allows all: %q", rec.source, b)
 		}
 	})

@@ -65,13 +65,21 @@ func (s Source) String() string {
 }
 
 // Result is the outcome of one lookup: the rules to apply and where they came
-// from. It is a plain value; Robots is immutable and safe for concurrent use.
+// from. It is a plain value; Robots and Matcher are immutable and safe for
+// concurrent use.
 type Result struct {
 	// Robots holds the rules: the parsed robots.txt for Fetched, Cached and
 	// Stale, engine.AllowAll for UnavailableDefault, engine.DisallowAll for
-	// UnreachableDefault and ForbiddenDefault. It is nil only with NoSource.
+	// UnreachableDefault and ForbiddenDefault. It is nil with NoSource, and
+	// when the Client has Options.Agents (Matcher holds the rules then).
 	Robots *engine.Robots
-	// Source says where Robots came from.
+	// Matcher holds the rules when the Client has Options.Agents: the
+	// matcher of the Client's crawler, compiled by engine.CompileFor from
+	// the robots.txt for Fetched, Cached and Stale, of engine.AllowAll or
+	// engine.DisallowAll for the defaults (as for Robots). It is nil with
+	// NoSource, and when Options.Agents is not set.
+	Matcher *engine.Matcher
+	// Source says where the rules came from.
 	Source Source
 	// Hit reports whether the lookup was answered from the cache, or from
 	// the Client's Store, without a request (Cached, and cached Stale or
@@ -98,8 +106,9 @@ type Result struct {
 	// Warnings say what a crawler should know about the file as a whole
 	// (engine.Robots.Warnings: UTF-16, binary bytes, an HTML page or JSON
 	// document served as robots.txt, a cut file, no user-agent line), for
-	// Fetched, Cached and Stale (of the copy); nil for the defaults and for
-	// most files. It is shared: callers must not modify it.
+	// Fetched, Cached and Stale (of the copy); nil for the defaults, for
+	// most files, and with Options.Agents (engine.CompileFor reads none).
+	// It is shared: callers must not modify it.
 	Warnings []engine.Warning
 	// Fetched is when the rules were fetched: for Stale, when the copy was
 	// fetched; for defaults, when the attempt that led to them was made.
@@ -119,10 +128,16 @@ type Result struct {
 }
 
 // Allowed reports whether r's rules allow the crawler with product token
-// agent to fetch pageURL. It reports false when r holds no rules.
+// agent to fetch pageURL. It reports false when r holds no rules, and when
+// it holds only a crawler's Matcher (Options.Agents) and agent is another
+// crawler (engine.Matcher.IsFor): that matcher holds none of the other
+// crawler's groups, so it fails closed rather than answer for it.
 func (r *Result) Allowed(agent, pageURL string) bool {
-	if r.Robots == nil {
-		return false
+	if r.Robots != nil {
+		return r.Robots.Allowed(agent, pageURL)
 	}
-	return r.Robots.Allowed(agent, pageURL)
+	if r.Matcher != nil && r.Matcher.IsFor(agent) {
+		return r.Matcher.Allowed(pageURL)
+	}
+	return false
 }

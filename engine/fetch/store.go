@@ -9,8 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/seed-275a9bd5/robotstxt/engine"
 )
 
 // Store keeps the fetched record of each origin for a Client
@@ -364,12 +362,12 @@ func (c *Client) adopt(key string, rec *record) *state {
 		known = e.good
 	}
 	c.mu.Unlock()
-	var robots *engine.Robots
+	var compiled rules
 	if rec.hasGood {
 		if known != nil && known.body != nil && bytes.Equal(known.body, rec.body) {
-			robots = known.res.Robots // the same copy
+			compiled = known.res.rules() // the same copy
 		} else {
-			robots = c.compile(rec.body)
+			compiled = c.compile(rec.body)
 		}
 	}
 
@@ -383,14 +381,14 @@ func (c *Client) adopt(key string, rec *record) *state {
 			if !fresh {
 				return nil
 			}
-			cur, _ := c.states(e, rec, robots)
+			cur, _ := c.states(e, rec, compiled)
 			return cur
 		}
 		c.insert(e)
 	} else if st := e.st.Load(); !fresh && st != nil && !st.at.Before(rec.at) {
 		return nil // the entry knows as much
 	}
-	cur, good := c.states(e, rec, robots)
+	cur, good := c.states(e, rec, compiled)
 	e.good, e.reached, e.downSince, e.failures = good, rec.reached, rec.downSince, rec.failures
 	c.set(e, cur, now)
 	if !fresh {
@@ -401,12 +399,13 @@ func (c *Client) adopt(key string, rec *record) *state {
 }
 
 // states returns the states rec describes for the entry e: the current one
-// and the fetched copy (nil when none), whose compiled file is robots.
-func (c *Client) states(e *entry, rec *record, robots *engine.Robots) (cur, good *state) {
+// and the fetched copy (nil when none), whose compiled file is compiled.
+func (c *Client) states(e *entry, rec *record, compiled rules) (cur, good *state) {
 	if rec.hasGood {
 		good = &state{res: Result{
-			Robots:    robots,
-			Warnings:  robots.Warnings(),
+			Robots:    compiled.robots,
+			Matcher:   compiled.matcher,
+			Warnings:  compiled.warnings(),
 			Source:    Fetched,
 			RobotsURL: e.robotsURL,
 			FinalURL:  rec.goodFinalURL,
@@ -434,12 +433,12 @@ func (c *Client) states(e *entry, rec *record, robots *engine.Robots) (cur, good
 	}, e: e, at: rec.at}
 	switch rec.source {
 	case Stale:
-		cur.res.Robots = robots
+		cur.res.setRules(compiled)
 		cur.res.Fetched, cur.res.Size, cur.res.Truncated, cur.res.Warnings = good.res.Fetched, good.res.Size, good.res.Truncated, good.res.Warnings
 	case UnavailableDefault:
-		cur.res.Robots = c.allowAll
+		cur.res.setRules(c.allowAll)
 	default: // UnreachableDefault, ForbiddenDefault (checkRecord allows no other)
-		cur.res.Robots = c.disallowAll
+		cur.res.setRules(c.disallowAll)
 	}
 	return cur, good
 }

@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
-	"github.com/seed-275a9bd5/robotstxt/engine"
 	"github.com/seed-275a9bd5/robotstxt/engine/page"
 )
 
@@ -235,7 +234,7 @@ func (t *Transport) PageTDM(resp *http.Response, body []byte, reps *TDMReps) (pa
 // reps, under the header and the meta as the protocol orders them (nil
 // reps: none, which is Page).
 func (c *Client) PageTDM(ctx context.Context, agent, pageURL string, header http.Header, body []byte, reps *TDMReps) (page.Answer, Result, error) {
-	if err := engine.CheckAgent(agent); err != nil {
+	if err := c.checkAgent(agent); err != nil {
 		return page.Answer{}, Result{}, err
 	}
 	st, hit, err := c.lookup(ctx, pageURL, agent)

@@ -113,7 +113,9 @@ type Transport struct {
 	// particular (the "*" groups apply): anything else ("FooBot/1.0", a
 	// whole header) fails every request with an *engine.AgentError naming
 	// the tokens it holds, and nothing is fetched. A crawler with several
-	// tokens sets Tokens instead.
+	// tokens sets Tokens instead. When Client has Options.Agents, Agent
+	// (or Tokens) must stand for that crawler, and Chain must be false:
+	// otherwise every request fails with ErrOtherCrawler.
 	Agent string
 	// Tokens are the product tokens of a crawler that has several, most
 	// specific first, in place of Agent (setting both is an error, as is a
@@ -278,7 +280,9 @@ type crawlerOrErr struct {
 
 // crawler returns the Transport's crawler (Agent, or Tokens and Chain), or
 // an error when they are not product tokens, or both Agent and Tokens are
-// set. The fields are fixed after the first use, so it is worked out once.
+// set, or the Client serves another crawler (Options.Agents) or Chain is
+// set with it (ErrOtherCrawler). The fields are fixed after the first use,
+// so it is worked out once.
 func (t *Transport) crawler() (*crawler, error) {
 	if w := t.who.Load(); w != nil {
 		return w.cr, w.err
@@ -296,6 +300,13 @@ func (t *Transport) crawler() (*crawler, error) {
 			w.cr = newCrawler(slices.Clone(t.Tokens), t.Chain)
 		}
 	}
+	if c := t.Client; w.err == nil && c != nil && c.agents != nil {
+		if w.cr.chain {
+			w.cr, w.err = nil, chainRefused(t.Tokens, c.agents)
+		} else if w.err = c.other(w.cr.tokens...); w.err != nil {
+			w.cr = nil
+		}
+	}
 	t.who.Store(&w)
 	return w.cr, w.err
 }
@@ -306,7 +317,10 @@ func (t *Transport) crawler() (*crawler, error) {
 // it; a *CrawlDelayError when the context's deadline comes before its turn;
 // the context's error when the context ends during the robots.txt look-up
 // or the wait; an *engine.AgentError, before any look-up, when Agent or a
-// token of Tokens is no product token (and an error when both are set); and
+// token of Tokens is no product token (and an error when both are set);
+// ErrOtherCrawler, wrapped, before any look-up, when the Client has
+// Options.Agents and Agent or Tokens stand for another crawler, or Chain
+// is set; and
 // an error when the URL has no robots.txt or the Client is closed. It does
 // not modify req (with UserAgent set it sends a copy), and closes req.Body
 // on every path that does not reach Base.
