@@ -450,11 +450,12 @@ func Parse(body []byte, opts Options) *File {
 }
 
 // ParseInto is Parse into *f, for a caller that keeps the File inside a
-// struct of its own, which saves an allocation (engine.Compile does). f
-// must be a File that no parse filled: the zero File, or one with only its
-// exported fields set, which ParseInto replaces. It panics when f was
-// parsed into before, since what was read from it (a Selection, a Group's
-// views) would then read the new file's lines.
+// struct of its own, which saves an allocation (engine.Compile does). It
+// replaces all of *f: f may be the zero File or one parsed before, and
+// holds what Parse(body, opts) would return. What was read from f before
+// (a Selection, a Group's views) reads f's new lines afterwards, so it
+// must not be used once ParseInto starts, and no one may read f while it
+// runs.
 func ParseInto(f *File, body []byte, opts Options) { parseInto(f, body, opts, nil) }
 
 // ParseFor is ParseInto for one crawler, whose product tokens are known
@@ -469,8 +470,8 @@ func ParseInto(f *File, body []byte, opts Options) { parseInto(f, body, opts, ni
 // of each of f.Groups, or nil when that is its index in f (the groups
 // before the last one kept were all kept, as in most files). It keeps no
 // diagnostics, Joins or Warnings (opts.Diagnostics is ignored): a linter
-// or an explanation reads Parse's File. Like ParseInto, it panics when f
-// was parsed into before.
+// or an explanation reads Parse's File. Like ParseInto, it replaces all
+// of *f, which may have been parsed before.
 func ParseFor(f *File, body []byte, opts Options, tokens []string) (groups []int) {
 	opts.Diagnostics = false
 	if tokens == nil {
@@ -481,9 +482,6 @@ func ParseFor(f *File, body []byte, opts Options, tokens []string) (groups []int
 
 // parseInto is ParseInto, or ParseFor when tokens is not nil.
 func parseInto(f *File, body []byte, opts Options, tokens []string) (groups []int) {
-	if f.parsed() {
-		panic("compile: ParseInto into a File that was parsed before")
-	}
 	b := builderPool.Get().(*builder)
 	defer b.reset()
 	*f = File{Semantics: opts.Semantics}
@@ -511,10 +509,6 @@ func parseInto(f *File, body []byte, opts Options, tokens []string) (groups []in
 	}
 	return nil
 }
-
-// parsed reports whether a parse filled f: finish points its Sitemaps at
-// its records, whatever it read.
-func (f *File) parsed() bool { return f.Sitemaps.d != nil }
 
 // maxPooledBytes is the largest array of each kind a pooled builder keeps
 // for the next parse: a real file's values are a few KB, its records a few

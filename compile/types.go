@@ -315,8 +315,8 @@ func (d Diagnostic) String() string {
 }
 
 // File is a parsed robots.txt: plain data, the one artifact that crosses from
-// compile to the packages that use it. It is not modified after Parse returns
-// and is safe for concurrent reads.
+// compile to the packages that use it. Only a new ParseInto or ParseFor
+// into it modifies it, and it is safe for concurrent reads.
 type File struct {
 	Semantics Semantics
 	// Truncated reports whether the body was longer than the size limit.
