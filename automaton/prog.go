@@ -2,7 +2,6 @@ package automaton
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -29,17 +28,18 @@ type inst struct {
 
 // compileProg returns the program of patterns, substrings of text, in
 // rank order: a higher priority first, and of equal priorities the
-// pattern given first. It panics when a pattern is not a part of text.
+// pattern given first. A pattern that is not a part of text is left out:
+// it matches no input.
 func compileProg(text string, pats []Pattern) []inst {
-	prog := make([]inst, len(pats))
-	for r, k := range rankOrder(pats) {
+	prog := make([]inst, 0, len(pats))
+	for _, k := range rankOrder(pats) {
 		p := pats[uint32(k)]
 		if int64(p.end()) > int64(len(text)) {
-			panic(fmt.Sprintf("automaton: pattern at %d of %d bytes outside a text of %d", p.Start, p.Len, len(text)))
+			continue
 		}
 		in := instOf(text[p.Start:p.end()], p.Anchored)
 		in.at, in.pattern = p.Start, uint32(k)
-		prog[r] = in
+		prog = append(prog, in)
 	}
 	return prog
 }

@@ -89,7 +89,8 @@ type Set struct {
 // compiles them into one program, in rank order, that every engine reads.
 // It keeps text and patterns (which must not change afterwards) and builds
 // nothing else: the engines' indexes and states are built as inputs need
-// them. It panics when a pattern is not a part of text.
+// them. A pattern that is not a part of text (Start+Len beyond it)
+// matches no input.
 func Compile(text string, patterns []Pattern, opts Options) *Set {
 	s := &Set{text: text, pats: patterns, cacheBytes: opts.CacheBytes, warmUp: int32(min(max(opts.WarmUp, -1), 1<<30))}
 	switch {
@@ -102,7 +103,7 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 		s.warmUp = DefaultWarmUp
 	}
 	s.prog = compileProg(text, patterns)
-	if s.warmUp < 0 && s.cacheBytes >= 0 && len(patterns) > 0 {
+	if s.warmUp < 0 && s.cacheBytes >= 0 && len(s.prog) > 0 {
 		s.startDFA()
 	}
 	return s
@@ -134,7 +135,7 @@ func (s *Set) Len() int { return len(s.pats) }
 // matcher, and after give-ups the DFA is tried on fewer inputs, then on
 // more again as it answers.
 func (s *Set) Match(input string) int {
-	if len(s.pats) == 0 {
+	if len(s.prog) == 0 {
 		return NoMatch
 	}
 	if d := s.dfa.Load(); d != nil {
