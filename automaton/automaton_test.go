@@ -22,7 +22,7 @@ func bruteMatch(p string, anchored bool, x string) bool {
 	for i := 0; i < len(p); i++ {
 		next := make([]bool, len(x)+1)
 		for j := 0; j <= len(x); j++ {
-			if p[i] == Wildcard {
+			if p[i] == wildcard {
 				next[j] = can[j] || j > 0 && next[j-1]
 			} else {
 				next[j] = j > 0 && can[j-1] && x[j-1] == p[i]

@@ -102,7 +102,7 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 		}
 	}
 	d.start[len(s.prog)] = uint32(len(d.prog))
-	seen[Wildcard] = false
+	seen[wildcard] = false
 	n := uint8(1) // class 0: the bytes no pattern names
 	for b := range seen {
 		if seen[b] {
@@ -162,7 +162,7 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 		}
 		for ; ; q++ {
 			out = append(out, q)
-			if d.prog[q] != Wildcard { // an end slot is never a star
+			if d.prog[q] != wildcard { // an end slot is never a star
 				break
 			}
 		}
@@ -186,7 +186,7 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 				best = r
 				continue
 			}
-		case d.prog[q] == Wildcard:
+		case d.prog[q] == wildcard:
 			k = keepFrom // the star covers the positions before it
 		}
 		out[k] = q
@@ -207,7 +207,7 @@ func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 			continue // an anchored pattern's end: the input goes on
 		}
 		switch d.prog[q] {
-		case Wildcard:
+		case wildcard:
 			from = append(from, q)
 		case b:
 			from = append(from, q+1)

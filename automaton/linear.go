@@ -127,7 +127,7 @@ func (ix *index) bytes() int {
 // p past its first skip bytes, and reports whether there was one.
 func eachPair(p string, skip int, fn func(h uint16)) (any bool) {
 	for i := skip; i+1 < len(p); i++ {
-		if p[i] != Wildcard && p[i+1] != Wildcard {
+		if p[i] != wildcard && p[i+1] != wildcard {
 			fn(pairHash(p[i], p[i+1]))
 			any = true
 		}

@@ -49,10 +49,10 @@ func instOf(p string, anchored bool) inst {
 	b := strings.TrimRight(p, "*")
 	in := inst{n: uint16(len(b)), head: uint16(len(b))}
 	in.anchored = anchored && len(b) == len(p)
-	if star := strings.IndexByte(b, Wildcard); star >= 0 {
+	if star := strings.IndexByte(b, wildcard); star >= 0 {
 		in.head = uint16(star)
 		if in.anchored {
-			in.tail = uint16(len(b) - 1 - strings.LastIndexByte(b, Wildcard))
+			in.tail = uint16(len(b) - 1 - strings.LastIndexByte(b, wildcard))
 		}
 	}
 	return in
@@ -116,7 +116,7 @@ func (in *inst) mid(b string) string { return b[min(in.head+1, in.n) : in.n-in.t
 // is "" when mid holds none.
 func nextPiece(mid string) (piece, rest string) {
 	mid = strings.TrimLeft(mid, "*")
-	if i := strings.IndexByte(mid, Wildcard); i >= 0 {
+	if i := strings.IndexByte(mid, wildcard); i >= 0 {
 		return mid[:i], mid[i+1:]
 	}
 	return mid, ""

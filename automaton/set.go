@@ -9,8 +9,8 @@ import (
 )
 
 const (
-	// Wildcard is the byte that matches any run of bytes, also none.
-	Wildcard = '*'
+	// wildcard is the byte that matches any run of bytes, also none.
+	wildcard = '*'
 	// NoMatch is Match's answer when no pattern matches.
 	NoMatch = -1
 	// DefaultCacheBytes bounds the memory of a DFA's states: 8 MiB hold
@@ -27,7 +27,7 @@ const (
 )
 
 // Pattern is one pattern of a Set: the bytes text[Start:Start+Len] of the
-// text given to Compile, in which Wildcard matches any run of bytes. It is
+// text given to Compile, in which '*' matches any run of bytes. It is
 // 12 bytes: a crawler keeps a Set for every site.
 type Pattern struct {
 	Start uint32
