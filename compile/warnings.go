@@ -3,6 +3,8 @@ package compile
 import (
 	"strconv"
 	"strings"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/plural"
 )
 
 // WarningKind classifies a Warning.
@@ -148,23 +150,16 @@ func fileWarnings(s string, hasNUL bool, f *File, seen *seen) []Warning {
 			line = seen.firstOutside
 			var parts []string
 			if seen.outsideRules > 0 {
-				parts = append(parts, strconv.Itoa(seen.outsideRules)+plural(seen.outsideRules, " rule", " rules"))
+				parts = append(parts, strconv.Itoa(seen.outsideRules)+plural.Of(seen.outsideRules, " rule", " rules"))
 			}
 			if seen.outsideExts > 0 {
-				parts = append(parts, strconv.Itoa(seen.outsideExts)+plural(seen.outsideExts, " other line", " other lines"))
+				parts = append(parts, strconv.Itoa(seen.outsideExts)+plural.Of(seen.outsideExts, " other line", " other lines"))
 			}
-			msg += " (its " + strings.Join(parts, " and ") + " before any user-agent line " + plural(seen.outsideRules+seen.outsideExts, "is", "are") + " ignored)"
+			msg += " (its " + strings.Join(parts, " and ") + " before any user-agent line " + plural.Of(seen.outsideRules+seen.outsideExts, "is", "are") + " ignored)"
 		}
 		add(WarnNoUserAgent, line, msg)
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // isUTF16 reports whether the start of s is UTF-16 text without a
