@@ -44,19 +44,15 @@ const maxDiagText = 256
 // Messages of the diagnostics scan reports: fixed strings, so that a file
 // full of garbage costs no formatting.
 var (
-	msgLineTooLong   = "line longer than " + strconv.Itoa(MaxLineLength) + " bytes: the rest of it was ignored"
-	msgNUL           = "NUL byte: the rest of the line was ignored (binary or UTF-16 file?)"
-	msgNotUTF8       = "line is not valid UTF-8"
-	msgHTML          = "line looks like HTML: the server probably sent a web page, not a robots.txt"
-	msgNoKey         = "nothing before the colon: not a directive"
-	msgOneWord       = "no colon: not a directive"
-	msgManyWords     = "no colon and more than two words: not a directive"
-	msgMissingColon  = "no colon: read as \"key value\""
-	msgUnknownKey    = "unknown key: kept as an extension, never a rule"
-	msgTypoUserAgent = "key read as user-agent"
-	msgTypoAllow     = "key read as allow"
-	msgTypoDisallow  = "key read as disallow"
-	msgTypoSitemap   = "key read as sitemap"
+	msgLineTooLong  = "line longer than " + strconv.Itoa(MaxLineLength) + " bytes: the rest of it was ignored"
+	msgNUL          = "NUL byte: the rest of the line was ignored (binary or UTF-16 file?)"
+	msgNotUTF8      = "line is not valid UTF-8"
+	msgHTML         = "line looks like HTML: the server probably sent a web page, not a robots.txt"
+	msgNoKey        = "nothing before the colon: not a directive"
+	msgOneWord      = "no colon: not a directive"
+	msgManyWords    = "no colon and more than two words: not a directive"
+	msgMissingColon = "no colon: read as \"key value\""
+	msgUnknownKey   = "unknown key: kept as an extension, never a rule"
 )
 
 // directive is what a key is recognised as.
@@ -420,16 +416,14 @@ func (sc *scanner) other(num int, content, key, value string) {
 	sc.h.Extension(num, k, value)
 }
 
-func typoMessage(d directive) string {
-	switch d {
-	case dirUserAgent:
-		return msgTypoUserAgent
-	case dirAllow:
-		return msgTypoAllow
-	case dirDisallow:
-		return msgTypoDisallow
-	}
-	return msgTypoSitemap
+// typoMessage is the message of a key read as directive d by a typo.
+func typoMessage(d directive) string { return typoMessages[d] }
+
+var typoMessages = [...]string{
+	dirUserAgent: "key read as user-agent",
+	dirAllow:     "key read as allow",
+	dirDisallow:  "key read as disallow",
+	dirSitemap:   "key read as sitemap",
 }
 
 // Parse reads a robots.txt body into a File, grouping lines as

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -29,11 +30,14 @@ const (
 var semanticsNames = [...]string{RFC9309: "rfc9309", Google: "google", Koster1996: "koster1996"}
 
 // String returns the lower-case name of s ("rfc9309", "google", "koster1996").
-func (s Semantics) String() string {
-	if int(s) < len(semanticsNames) {
-		return semanticsNames[s]
+func (s Semantics) String() string { return nameOf(semanticsNames[:], s, "Semantics") }
+
+// nameOf returns names[k], or TYPE(k) when k has no name.
+func nameOf[K ~uint8](names []string, k K, typ string) string {
+	if int(k) < len(names) && names[k] != "" {
+		return names[k]
 	}
-	return fmt.Sprintf("Semantics(%d)", uint8(s))
+	return typ + "(" + strconv.Itoa(int(k)) + ")"
 }
 
 // ParseSemantics returns the Semantics named by name, ignoring case.
@@ -104,12 +108,7 @@ const (
 var ruleKindNames = [...]string{NoRule: "none", Disallow: "disallow", Allow: "allow"}
 
 // String returns "allow", "disallow", or "none" for NoRule.
-func (k RuleKind) String() string {
-	if int(k) < len(ruleKindNames) {
-		return ruleKindNames[k]
-	}
-	return fmt.Sprintf("RuleKind(%d)", uint8(k))
-}
+func (k RuleKind) String() string { return nameOf(ruleKindNames[:], k, "RuleKind") }
 
 // Rule is one allow or disallow line with a non-empty value. A File does
 // not hold Rules: it holds compact records of them (see Rules), and a Rule
@@ -294,12 +293,7 @@ var diagNames = [...]string{
 }
 
 // String returns the kind's short name, as the lint command prints it.
-func (k DiagKind) String() string {
-	if int(k) < len(diagNames) {
-		return diagNames[k]
-	}
-	return fmt.Sprintf("DiagKind(%d)", uint8(k))
-}
+func (k DiagKind) String() string { return nameOf(diagNames[:], k, "DiagKind") }
 
 // Diagnostic reports one line that was not fully understood. Parsing never
 // fails; diagnostics say what was skipped or guessed.

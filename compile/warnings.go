@@ -56,12 +56,7 @@ var warningNames = [...]string{
 // String returns the kind's short name, as the lint command prints it:
 // "utf16", "binary", "mostly-not-utf8", "html-page", "json-document",
 // "truncated" or "no-user-agent".
-func (k WarningKind) String() string {
-	if int(k) < len(warningNames) && warningNames[k] != "" {
-		return warningNames[k]
-	}
-	return "WarningKind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k WarningKind) String() string { return nameOf(warningNames[:], k, "WarningKind") }
 
 // Warning says something about a whole file that its reader should know:
 // that it was not read as a robots.txt of rules would be. Parsing never
