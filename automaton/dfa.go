@@ -8,18 +8,15 @@ import (
 	"sync/atomic"
 )
 
-// The DFA is built lazily, as RE2's and regex-automata's hybrid DFA are: a
-// state is the set of pattern positions alive after some input, together
-// with the best pattern completed so far, and a transition is computed the
-// first time an input takes it, then kept for every later input.
-//
-// The patterns are laid out in rank order, best first, each followed by
-// one slot for its end: a position is an offset in that layout, so a
-// sorted set of positions is in rank order too, and every position of a
-// pattern ranked below the best completed one is dropped. Within a pattern
-// the positions before the last star reached are dropped as well (the star
-// matches whatever they could). A state with no position left is final:
-// its transitions hold the answer itself, and the scan stops there.
+// A state of the DFA (doc.go) is the set of pattern positions alive after
+// some input, with the best pattern completed so far. The patterns are
+// laid out in rank order, best first, each followed by one slot for its
+// end: a position is an offset in that layout, so a sorted set of
+// positions is in rank order too, and every position of a pattern ranked
+// below the best completed one is dropped. Within a pattern the positions
+// before the last star reached are dropped as well (the star matches
+// whatever they could). A state with no position left is final: its
+// transitions hold the answer itself, and the scan stops there.
 //
 // A row holds a state's transitions, one cell per byte class, and one
 // last cell: the answer if the input ends in the state. A cell is 0 when
@@ -220,7 +217,7 @@ func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 	return d.next, best
 }
 
-// answer returns the answer a state's last cell holds: the best rank of a
+// endAnswer returns the answer a state's last cell holds: the best rank of a
 // pattern that matches when the input ends there, or NoMatch.
 func (d *dfa) endAnswer(set []uint32, best int32) int32 {
 	for _, q := range set {

@@ -92,14 +92,9 @@ func fileWarnings(s string, hasNUL bool, f *File, seen *seen) []Warning {
 	add := func(kind WarningKind, line int, msg string) {
 		out = append(out, Warning{Kind: kind, Line: line, Message: msg})
 	}
-	var readAs string
-	switch len(f.Groups) {
-	case 0:
-		readAs = "no rule was read, so every URL is allowed"
-	case 1:
-		readAs = "1 group was read"
-	default:
-		readAs = strconv.Itoa(len(f.Groups)) + " groups were read"
+	readAs := "no rule was read, so every URL is allowed"
+	if n := len(f.Groups); n > 0 {
+		readAs = strconv.Itoa(n) + plural.Of(n, " group was read", " groups were read")
 	}
 	text := true
 	first, firstLine := firstDirective(s)
