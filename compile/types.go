@@ -207,22 +207,16 @@ type Group struct {
 
 // Names reports whether a user-agent line of g names the crawler whose
 // product token is tok (see Agent.Names).
-func (g *Group) Names(tok string) bool {
-	as := g.Agents
-	for i := range as.Len() {
-		if as.At(i).Names(tok) {
-			return true
-		}
-	}
-	return false
-}
+func (g *Group) Names(tok string) bool { return g.anyAgent(func(a Agent) bool { return a.Names(tok) }) }
 
 // IsGlobal reports whether a user-agent line of g is "*": g applies to the
 // crawlers that no group names (docs/SEMANTICS.md section 2.3).
-func (g *Group) IsGlobal() bool {
-	as := g.Agents
-	for i := range as.Len() {
-		if as.At(i).IsGlobal() {
+func (g *Group) IsGlobal() bool { return g.anyAgent(Agent.IsGlobal) }
+
+// anyAgent reports whether is is true of a user-agent line of g.
+func (g *Group) anyAgent(is func(Agent) bool) bool {
+	for i := range g.Agents.Len() {
+		if is(g.Agents.At(i)) {
 			return true
 		}
 	}
