@@ -30,17 +30,12 @@ const (
 // tried one by one in about the time an index lookup takes.
 const minIndexed = 16
 
-// matches reports whether the pattern of rank r matches x: a prefix of x
-// when it is not anchored, the whole of x when it is. It takes the
-// leftmost occurrence of each piece, which is never worse than a later
-// one, so it runs in one pass over x per piece (strings.Index) and reads
-// each byte of the pattern once. It adds to *work the input bytes its
-// searches could read, for the caller's bounds.
-func (s *Set) matches(r uint32, x string, work *int) bool {
-	return s.prog[r].matches(s.bytesOf(r), x, work)
-}
-
-// matches is Set.matches for the instruction in, whose bytes are b.
+// matches reports whether the pattern of in, whose bytes are b, matches
+// x: a prefix of x when it is not anchored, the whole of x when it is. It
+// takes the leftmost occurrence of each piece, which is never worse than
+// a later one, so it runs in one pass over x per piece (strings.Index) and
+// reads each byte of the pattern once. It adds to *work the input bytes
+// its searches could read, for the caller's bounds.
 func (in *inst) matches(b, x string, work *int) bool {
 	if !strings.HasPrefix(x, b[:in.head]) {
 		return false
@@ -412,7 +407,7 @@ func (t *tries) try(r uint32) {
 	if t.gaveUp || t.best != NoMatch && int(r) > t.best {
 		return
 	}
-	if t.s.matches(r, t.x, &t.work) {
+	if t.s.prog[r].matches(t.s.bytesOf(r), t.x, &t.work) {
 		t.best = int(r)
 	}
 	t.gaveUp = t.work > t.limit
