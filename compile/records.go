@@ -72,17 +72,13 @@ func (v run) recs() []rec {
 	return v.d.recs[v.at : v.at+v.n]
 }
 
-// index returns the index in v's records of its i-th. It panics if i is
-// out of range.
-func (v run) index(i int) uint32 {
+// rec returns the i-th record of v. It panics if i is out of range.
+func (v run) rec(i int) rec {
 	if uint(i) >= uint(v.n) {
 		panic("compile: line index out of range")
 	}
-	return v.at + uint32(i)
+	return v.d.recs[v.at+uint32(i)]
 }
-
-// rec returns the i-th record of v. It panics if i is out of range.
-func (v run) rec(i int) rec { return v.d.recs[v.index(i)] }
 
 // sliceOf returns v's lines in a new slice, made by at, nil when there
 // are none.
