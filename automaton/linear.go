@@ -5,16 +5,9 @@ import (
 	"strings"
 )
 
-// The linear engine decides an input by trying the patterns that could
-// match it, best first, each by a greedy match of its literal pieces
-// (matches): it builds no state and writes nothing shared, so it costs
-// nothing to set up and scales with cores. Without an index every pattern
-// is tried; the index, built at a Set's second input, groups the patterns
-// by the byte after the literal prefix they all share, so that an input
-// tries its group and the patterns that every input must try. An input
-// whose tries would search its bytes too often (many patterns with stars
-// alive) is handed to the piece matcher (pieces.go), whose cost does not
-// grow with the patterns alive.
+// The linear engine (doc.go) builds no state and writes nothing shared,
+// so it costs nothing to set up and scales with cores. Without an index
+// (built at a Set's second input) it tries every pattern.
 
 // maxTryBytes bounds the bytes the tries of one input may search, as a
 // multiple of the input's length (plus tryBytesSlack), before the input
