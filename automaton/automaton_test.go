@@ -22,7 +22,7 @@ func bruteMatch(p string, anchored bool, x string) bool {
 	for i := 0; i < len(p); i++ {
 		next := make([]bool, len(x)+1)
 		for j := 0; j <= len(x); j++ {
-			if p[i] == Wildcard {
+			if p[i] == wildcard {
 				next[j] = can[j] || j > 0 && next[j-1]
 			} else {
 				next[j] = j > 0 && can[j-1] && x[j-1] == p[i]
@@ -261,13 +261,26 @@ func TestMatch_Empty(t *testing.T) {
 	}
 }
 
+// TestCompile_PatternOutsideText checks that a pattern that is not a part
+// of the text matches no input, in every engine, and leaves the others'
+// answers (and indexes) as they are.
 func TestCompile_PatternOutsideText(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for a pattern past the text's end")
+	pats := []Pattern{{Start: 1, Len: 3, Priority: 9}, {Start: 0, Len: 1, Priority: 1}, {Start: 1 << 31, Len: 1, Priority: 9}}
+	for _, opts := range []Options{{}, {WarmUp: -1}, {CacheBytes: -1, WarmUp: -1}} {
+		s := Compile("abc", pats, opts)
+		for _, x := range []string{"abc", "bcd", "a", ""} {
+			want := NoMatch
+			if x != "" && x[0] == 'a' {
+				want = 1
+			}
+			if got := s.Match(x); got != want {
+				t.Errorf("%+v: Match(%q) = %d, want %d", opts, x, got, want)
+			}
 		}
-	}()
-	Compile("abc", []Pattern{{Start: 1, Len: 3}}, Options{})
+		if only := Compile("abc", pats[:1], opts); only.Match("bcd") != NoMatch || only.Len() != 1 {
+			t.Errorf("%+v: a Set of one pattern outside its text matches", opts)
+		}
+	}
 }
 
 // TestMatch_NoAllocs checks that deciding allocates nothing: in the

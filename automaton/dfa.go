@@ -8,18 +8,15 @@ import (
 	"sync/atomic"
 )
 
-// The DFA is built lazily, as RE2's and regex-automata's hybrid DFA are: a
-// state is the set of pattern positions alive after some input, together
-// with the best pattern completed so far, and a transition is computed the
-// first time an input takes it, then kept for every later input.
-//
-// The patterns are laid out in rank order, best first, each followed by
-// one slot for its end: a position is an offset in that layout, so a
-// sorted set of positions is in rank order too, and every position of a
-// pattern ranked below the best completed one is dropped. Within a pattern
-// the positions before the last star reached are dropped as well (the star
-// matches whatever they could). A state with no position left is final:
-// its transitions hold the answer itself, and the scan stops there.
+// A state of the DFA (doc.go) is the set of pattern positions alive after
+// some input, with the best pattern completed so far. The patterns are
+// laid out in rank order, best first, each followed by one slot for its
+// end: a position is an offset in that layout, so a sorted set of
+// positions is in rank order too, and every position of a pattern ranked
+// below the best completed one is dropped. Within a pattern the positions
+// before the last star reached are dropped as well (the star matches
+// whatever they could). A state with no position left is final: its
+// transitions hold the answer itself, and the scan stops there.
 //
 // A row holds a state's transitions, one cell per byte class, and one
 // last cell: the answer if the input ends in the state. A cell is 0 when
@@ -102,7 +99,7 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 		}
 	}
 	d.start[len(s.prog)] = uint32(len(d.prog))
-	seen[Wildcard] = false
+	seen[wildcard] = false
 	n := uint8(1) // class 0: the bytes no pattern names
 	for b := range seen {
 		if seen[b] {
@@ -162,7 +159,7 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 		}
 		for ; ; q++ {
 			out = append(out, q)
-			if d.prog[q] != Wildcard { // an end slot is never a star
+			if d.prog[q] != wildcard { // an end slot is never a star
 				break
 			}
 		}
@@ -186,7 +183,7 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 				best = r
 				continue
 			}
-		case d.prog[q] == Wildcard:
+		case d.prog[q] == wildcard:
 			k = keepFrom // the star covers the positions before it
 		}
 		out[k] = q
@@ -207,7 +204,7 @@ func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 			continue // an anchored pattern's end: the input goes on
 		}
 		switch d.prog[q] {
-		case Wildcard:
+		case wildcard:
 			from = append(from, q)
 		case b:
 			from = append(from, q+1)
@@ -220,7 +217,7 @@ func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 	return d.next, best
 }
 
-// answer returns the answer a state's last cell holds: the best rank of a
+// endAnswer returns the answer a state's last cell holds: the best rank of a
 // pattern that matches when the input ends there, or NoMatch.
 func (d *dfa) endAnswer(set []uint32, best int32) int32 {
 	for _, q := range set {

@@ -1,8 +1,7 @@
 // Package automaton finds, among prioritised wildcard patterns, the best
 // one that matches an input: a pattern is a byte string in which '*'
-// (Wildcard) matches any run of bytes, and it matches an input it is a
-// prefix of, or, when anchored, the whole input. It knows nothing of
-// robots.txt.
+// matches any run of bytes, and it matches an input it is a prefix of,
+// or, when anchored, the whole input. It knows nothing of robots.txt.
 //
 // Compile turns the patterns into one program, in rank order (best first):
 // each pattern's head (the bytes before its first star), its pieces

@@ -5,16 +5,9 @@ import (
 	"strings"
 )
 
-// The linear engine decides an input by trying the patterns that could
-// match it, best first, each by a greedy match of its literal pieces
-// (matches): it builds no state and writes nothing shared, so it costs
-// nothing to set up and scales with cores. Without an index every pattern
-// is tried; the index, built at a Set's second input, groups the patterns
-// by the byte after the literal prefix they all share, so that an input
-// tries its group and the patterns that every input must try. An input
-// whose tries would search its bytes too often (many patterns with stars
-// alive) is handed to the piece matcher (pieces.go), whose cost does not
-// grow with the patterns alive.
+// The linear engine (doc.go) builds no state and writes nothing shared,
+// so it costs nothing to set up and scales with cores. Without an index
+// (built at a Set's second input) it tries every pattern.
 
 // maxTryBytes bounds the bytes the tries of one input may search, as a
 // multiple of the input's length (plus tryBytesSlack), before the input
@@ -30,17 +23,12 @@ const (
 // tried one by one in about the time an index lookup takes.
 const minIndexed = 16
 
-// matches reports whether the pattern of rank r matches x: a prefix of x
-// when it is not anchored, the whole of x when it is. It takes the
-// leftmost occurrence of each piece, which is never worse than a later
-// one, so it runs in one pass over x per piece (strings.Index) and reads
-// each byte of the pattern once. It adds to *work the input bytes its
-// searches could read, for the caller's bounds.
-func (s *Set) matches(r uint32, x string, work *int) bool {
-	return s.prog[r].matches(s.bytesOf(r), x, work)
-}
-
-// matches is Set.matches for the instruction in, whose bytes are b.
+// matches reports whether the pattern of in, whose bytes are b, matches
+// x: a prefix of x when it is not anchored, the whole of x when it is. It
+// takes the leftmost occurrence of each piece, which is never worse than
+// a later one, so it runs in one pass over x per piece (strings.Index) and
+// reads each byte of the pattern once. It adds to *work the input bytes
+// its searches could read, for the caller's bounds.
 func (in *inst) matches(b, x string, work *int) bool {
 	if !strings.HasPrefix(x, b[:in.head]) {
 		return false
@@ -127,7 +115,7 @@ func (ix *index) bytes() int {
 // p past its first skip bytes, and reports whether there was one.
 func eachPair(p string, skip int, fn func(h uint16)) (any bool) {
 	for i := skip; i+1 < len(p); i++ {
-		if p[i] != Wildcard && p[i+1] != Wildcard {
+		if p[i] != wildcard && p[i+1] != wildcard {
 			fn(pairHash(p[i], p[i+1]))
 			any = true
 		}
@@ -412,7 +400,7 @@ func (t *tries) try(r uint32) {
 	if t.gaveUp || t.best != NoMatch && int(r) > t.best {
 		return
 	}
-	if t.s.matches(r, t.x, &t.work) {
+	if t.s.prog[r].matches(t.s.bytesOf(r), t.x, &t.work) {
 		t.best = int(r)
 	}
 	t.gaveUp = t.work > t.limit

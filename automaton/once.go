@@ -3,7 +3,7 @@ package automaton
 import "strings"
 
 // MatchOne reports whether pattern p matches input x as a Set decides one
-// pattern: a prefix of x, or all of x when anchored, Wildcard matching any
+// pattern: a prefix of x, or all of x when anchored, '*' matching any
 // run of bytes. work is the number of input bytes its searches could read:
 // a caller that tries patterns one by one, for an input or two before a
 // Set would pay for itself, holds their sum to TryBudget(len(x)) and gives
@@ -17,7 +17,7 @@ func MatchOne(p string, anchored bool, x string) (ok bool, work int) {
 	for k < len(p) && k < len(x) && p[k] == x[k] {
 		k++
 	}
-	if k < len(p) && p[k] != Wildcard && strings.IndexByte(p[:k], Wildcard) < 0 {
+	if k < len(p) && p[k] != wildcard && strings.IndexByte(p[:k], wildcard) < 0 {
 		return false, 0
 	}
 	in := instOf(p, anchored)

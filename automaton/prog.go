@@ -2,7 +2,6 @@ package automaton
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -29,17 +28,18 @@ type inst struct {
 
 // compileProg returns the program of patterns, substrings of text, in
 // rank order: a higher priority first, and of equal priorities the
-// pattern given first. It panics when a pattern is not a part of text.
+// pattern given first. A pattern that is not a part of text is left out:
+// it matches no input.
 func compileProg(text string, pats []Pattern) []inst {
-	prog := make([]inst, len(pats))
-	for r, k := range rankOrder(pats) {
+	prog := make([]inst, 0, len(pats))
+	for _, k := range rankOrder(pats) {
 		p := pats[uint32(k)]
 		if int64(p.end()) > int64(len(text)) {
-			panic(fmt.Sprintf("automaton: pattern at %d of %d bytes outside a text of %d", p.Start, p.Len, len(text)))
+			continue
 		}
 		in := instOf(text[p.Start:p.end()], p.Anchored)
 		in.at, in.pattern = p.Start, uint32(k)
-		prog[r] = in
+		prog = append(prog, in)
 	}
 	return prog
 }
@@ -49,10 +49,10 @@ func instOf(p string, anchored bool) inst {
 	b := strings.TrimRight(p, "*")
 	in := inst{n: uint16(len(b)), head: uint16(len(b))}
 	in.anchored = anchored && len(b) == len(p)
-	if star := strings.IndexByte(b, Wildcard); star >= 0 {
+	if star := strings.IndexByte(b, wildcard); star >= 0 {
 		in.head = uint16(star)
 		if in.anchored {
-			in.tail = uint16(len(b) - 1 - strings.LastIndexByte(b, Wildcard))
+			in.tail = uint16(len(b) - 1 - strings.LastIndexByte(b, wildcard))
 		}
 	}
 	return in
@@ -116,7 +116,7 @@ func (in *inst) mid(b string) string { return b[min(in.head+1, in.n) : in.n-in.t
 // is "" when mid holds none.
 func nextPiece(mid string) (piece, rest string) {
 	mid = strings.TrimLeft(mid, "*")
-	if i := strings.IndexByte(mid, Wildcard); i >= 0 {
+	if i := strings.IndexByte(mid, wildcard); i >= 0 {
 		return mid[:i], mid[i+1:]
 	}
 	return mid, ""

@@ -9,8 +9,8 @@ import (
 )
 
 const (
-	// Wildcard is the byte that matches any run of bytes, also none.
-	Wildcard = '*'
+	// wildcard is the byte that matches any run of bytes, also none.
+	wildcard = '*'
 	// NoMatch is Match's answer when no pattern matches.
 	NoMatch = -1
 	// DefaultCacheBytes bounds the memory of a DFA's states: 8 MiB hold
@@ -27,7 +27,7 @@ const (
 )
 
 // Pattern is one pattern of a Set: the bytes text[Start:Start+Len] of the
-// text given to Compile, in which Wildcard matches any run of bytes. It is
+// text given to Compile, in which '*' matches any run of bytes. It is
 // 12 bytes: a crawler keeps a Set for every site.
 type Pattern struct {
 	Start uint32
@@ -89,7 +89,8 @@ type Set struct {
 // compiles them into one program, in rank order, that every engine reads.
 // It keeps text and patterns (which must not change afterwards) and builds
 // nothing else: the engines' indexes and states are built as inputs need
-// them. It panics when a pattern is not a part of text.
+// them. A pattern that is not a part of text (Start+Len beyond it)
+// matches no input.
 func Compile(text string, patterns []Pattern, opts Options) *Set {
 	s := &Set{text: text, pats: patterns, cacheBytes: opts.CacheBytes, warmUp: int32(min(max(opts.WarmUp, -1), 1<<30))}
 	switch {
@@ -102,7 +103,7 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 		s.warmUp = DefaultWarmUp
 	}
 	s.prog = compileProg(text, patterns)
-	if s.warmUp < 0 && s.cacheBytes >= 0 && len(patterns) > 0 {
+	if s.warmUp < 0 && s.cacheBytes >= 0 && len(s.prog) > 0 {
 		s.startDFA()
 	}
 	return s
@@ -134,7 +135,7 @@ func (s *Set) Len() int { return len(s.pats) }
 // matcher, and after give-ups the DFA is tried on fewer inputs, then on
 // more again as it answers.
 func (s *Set) Match(input string) int {
-	if len(s.pats) == 0 {
+	if len(s.prog) == 0 {
 		return NoMatch
 	}
 	if d := s.dfa.Load(); d != nil {

@@ -453,19 +453,6 @@ func ExtractPath(rawURL string, sem Semantics) string {
 	return "/" + p
 }
 
-// normalizePath returns an extracted path (see ExtractPath) in the canonical
-// form of sem (see URLPath). It is the definition that NormalizePathInto
-// streams and URLPath composes with ExtractPath; the tests check both
-// against it. It is idempotent, returns path itself without allocating when
-// nothing changes, allocates the result once otherwise, and runs in linear
-// time.
-func normalizePath(path string, sem Semantics) string {
-	if sem == Google {
-		return path
-	}
-	return normalize("", path, modeLiteral)
-}
-
 // NormalizePathInto is the streaming form of URLPath for a path that was
 // already extracted (see ExtractPath), for callers that must not allocate.
 // It writes the canonical form of path[from:] into dst, unit by unit (a unit
@@ -530,30 +517,6 @@ func AppendPath(dst []byte, path string, sem Semantics) []byte {
 func IsCanonicalPath(path string, sem Semantics) bool {
 	return sem == Google || firstChange(path, modeLiteral) < 0
 }
-
-// pathRewrites returns the bytes that the canonical form of sem may write
-// differently in a path: a path holding none of them is canonical as it
-// is. Google's form rewrites nothing; RFC9309's and Koster1996's may
-// rewrite a '%' escape, a '*' or '$' (escaped, they are data in a URL) and
-// every byte >= 0x80.
-func pathRewrites(sem Semantics) string {
-	if sem == Google {
-		return ""
-	}
-	return literalRewrites
-}
-
-// literalRewrites are the bytes modeLiteral may rewrite.
-var literalRewrites = func() string {
-	var b []byte
-	mask := modeLiteral.rewriteMask()
-	for c := 0; c < 256; c++ {
-		if class[c]&mask != 0 {
-			b = append(b, byte(c))
-		}
-	}
-	return string(b)
-}()
 
 // URLPath returns the path of rawURL (ExtractPath) in the canonical form of
 // sem that NormalizePattern's patterns are compared with:

@@ -44,19 +44,15 @@ const maxDiagText = 256
 // Messages of the diagnostics scan reports: fixed strings, so that a file
 // full of garbage costs no formatting.
 var (
-	msgLineTooLong   = "line longer than " + strconv.Itoa(MaxLineLength) + " bytes: the rest of it was ignored"
-	msgNUL           = "NUL byte: the rest of the line was ignored (binary or UTF-16 file?)"
-	msgNotUTF8       = "line is not valid UTF-8"
-	msgHTML          = "line looks like HTML: the server probably sent a web page, not a robots.txt"
-	msgNoKey         = "nothing before the colon: not a directive"
-	msgOneWord       = "no colon: not a directive"
-	msgManyWords     = "no colon and more than two words: not a directive"
-	msgMissingColon  = "no colon: read as \"key value\""
-	msgUnknownKey    = "unknown key: kept as an extension, never a rule"
-	msgTypoUserAgent = "key read as user-agent"
-	msgTypoAllow     = "key read as allow"
-	msgTypoDisallow  = "key read as disallow"
-	msgTypoSitemap   = "key read as sitemap"
+	msgLineTooLong  = "line longer than " + strconv.Itoa(MaxLineLength) + " bytes: the rest of it was ignored"
+	msgNUL          = "NUL byte: the rest of the line was ignored (binary or UTF-16 file?)"
+	msgNotUTF8      = "line is not valid UTF-8"
+	msgHTML         = "line looks like HTML: the server probably sent a web page, not a robots.txt"
+	msgNoKey        = "nothing before the colon: not a directive"
+	msgOneWord      = "no colon: not a directive"
+	msgManyWords    = "no colon and more than two words: not a directive"
+	msgMissingColon = "no colon: read as \"key value\""
+	msgUnknownKey   = "unknown key: kept as an extension, never a rule"
 )
 
 // directive is what a key is recognised as.
@@ -420,16 +416,14 @@ func (sc *scanner) other(num int, content, key, value string) {
 	sc.h.Extension(num, k, value)
 }
 
-func typoMessage(d directive) string {
-	switch d {
-	case dirUserAgent:
-		return msgTypoUserAgent
-	case dirAllow:
-		return msgTypoAllow
-	case dirDisallow:
-		return msgTypoDisallow
-	}
-	return msgTypoSitemap
+// typoMessage is the message of a key read as directive d by a typo.
+func typoMessage(d directive) string { return typoMessages[d] }
+
+var typoMessages = [...]string{
+	dirUserAgent: "key read as user-agent",
+	dirAllow:     "key read as allow",
+	dirDisallow:  "key read as disallow",
+	dirSitemap:   "key read as sitemap",
 }
 
 // Parse reads a robots.txt body into a File, grouping lines as
@@ -450,11 +444,12 @@ func Parse(body []byte, opts Options) *File {
 }
 
 // ParseInto is Parse into *f, for a caller that keeps the File inside a
-// struct of its own, which saves an allocation (engine.Compile does). f
-// must be a File that no parse filled: the zero File, or one with only its
-// exported fields set, which ParseInto replaces. It panics when f was
-// parsed into before, since what was read from it (a Selection, a Group's
-// views) would then read the new file's lines.
+// struct of its own, which saves an allocation (engine.Compile does). It
+// replaces all of *f: f may be the zero File or one parsed before, and
+// holds what Parse(body, opts) would return. What was read from f before
+// (a Selection, a Group's views) reads f's new lines afterwards, so it
+// must not be used once ParseInto starts, and no one may read f while it
+// runs.
 func ParseInto(f *File, body []byte, opts Options) { parseInto(f, body, opts, nil) }
 
 // ParseFor is ParseInto for one crawler, whose product tokens are known
@@ -469,8 +464,8 @@ func ParseInto(f *File, body []byte, opts Options) { parseInto(f, body, opts, ni
 // of each of f.Groups, or nil when that is its index in f (the groups
 // before the last one kept were all kept, as in most files). It keeps no
 // diagnostics, Joins or Warnings (opts.Diagnostics is ignored): a linter
-// or an explanation reads Parse's File. Like ParseInto, it panics when f
-// was parsed into before.
+// or an explanation reads Parse's File. Like ParseInto, it replaces all
+// of *f, which may have been parsed before.
 func ParseFor(f *File, body []byte, opts Options, tokens []string) (groups []int) {
 	opts.Diagnostics = false
 	if tokens == nil {
@@ -481,9 +476,6 @@ func ParseFor(f *File, body []byte, opts Options, tokens []string) (groups []int
 
 // parseInto is ParseInto, or ParseFor when tokens is not nil.
 func parseInto(f *File, body []byte, opts Options, tokens []string) (groups []int) {
-	if f.parsed() {
-		panic("compile: ParseInto into a File that was parsed before")
-	}
 	b := builderPool.Get().(*builder)
 	defer b.reset()
 	*f = File{Semantics: opts.Semantics}
@@ -511,10 +503,6 @@ func parseInto(f *File, body []byte, opts Options, tokens []string) (groups []in
 	}
 	return nil
 }
-
-// parsed reports whether a parse filled f: finish points its Sitemaps at
-// its records, whatever it read.
-func (f *File) parsed() bool { return f.Sitemaps.d != nil }
 
 // maxPooledBytes is the largest array of each kind a pooled builder keeps
 // for the next parse: a real file's values are a few KB, its records a few

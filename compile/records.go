@@ -2,17 +2,10 @@ package compile
 
 import "fmt"
 
-// A File holds its lines as records, not as the structs its API gives: a
-// record is 12 bytes of offsets into the file's text and holds no pointer,
-// so a crawler that keeps files by the million keeps mostly their values,
-// and the garbage collector does not scan them. Rules, Agents, Extensions
-// and Sitemaps are views of a run of records: their At makes a line's
-// struct, whose strings are parts of the text, without allocating.
-
-// rec is one line of a File: a rule, a user-agent line, an extension or a
-// sitemap. at is the offset in the file's text of its first string, line
-// its line (a rule's kind in its top two bits: lineOf, kindOf), and a and b
-// are lengths:
+// rec is one line of a File (doc.go: what a File keeps) in 12 bytes that
+// hold no pointer, which the garbage collector does not scan. at is the
+// offset in the file's text of its first string, line its line (a rule's
+// kind in its top two bits: lineOf, kindOf), and a and b are lengths:
 //
 //	rule:      the value, a bytes at at; the pattern, b bytes after the
 //	           value, or the value itself when b is 0 (normalising did
@@ -79,17 +72,13 @@ func (v run) recs() []rec {
 	return v.d.recs[v.at : v.at+v.n]
 }
 
-// index returns the index in v's records of its i-th. It panics if i is
-// out of range.
-func (v run) index(i int) uint32 {
+// rec returns the i-th record of v. It panics if i is out of range.
+func (v run) rec(i int) rec {
 	if uint(i) >= uint(v.n) {
 		panic("compile: line index out of range")
 	}
-	return v.at + uint32(i)
+	return v.d.recs[v.at+uint32(i)]
 }
-
-// rec returns the i-th record of v. It panics if i is out of range.
-func (v run) rec(i int) rec { return v.d.recs[v.index(i)] }
 
 // sliceOf returns v's lines in a new slice, made by at, nil when there
 // are none.

@@ -1,6 +1,9 @@
 package compile
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Select returns the merged rules that apply to a crawler with the given
 // product tokens (docs/SEMANTICS.md sections 2.3 and 2.4): every group that
@@ -72,19 +75,16 @@ func (f *File) SelectedUsages(sel Selection) Usages {
 	if f.usages == 0 {
 		return Usages{}
 	}
-	var one Usages // the only selected group's lines, while there is one
-	var d *records
+	var one Usages // the lines of the first selected group with some
+	var d *records // all of them, once a second group has some
 	for _, gi := range sel.Groups {
-		us := f.GroupUsages(gi)
-		switch {
+		switch us := f.GroupUsages(gi); {
 		case us.n == 0:
-		case one.n == 0 && d == nil:
+		case one.n == 0:
 			one = us
+		case d == nil:
+			d = &records{text: f.data.text, recs: append(slices.Clip(one.recs()), us.recs()...)}
 		default:
-			if d == nil {
-				d = &records{text: f.data.text}
-				d.recs = append(d.recs, one.recs()...)
-			}
 			d.recs = append(d.recs, us.recs()...)
 		}
 	}

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -29,11 +30,14 @@ const (
 var semanticsNames = [...]string{RFC9309: "rfc9309", Google: "google", Koster1996: "koster1996"}
 
 // String returns the lower-case name of s ("rfc9309", "google", "koster1996").
-func (s Semantics) String() string {
-	if int(s) < len(semanticsNames) {
-		return semanticsNames[s]
+func (s Semantics) String() string { return nameOf(semanticsNames[:], s, "Semantics") }
+
+// nameOf returns names[k], or TYPE(k) when k has no name.
+func nameOf[K ~uint8](names []string, k K, typ string) string {
+	if int(k) < len(names) && names[k] != "" {
+		return names[k]
 	}
-	return fmt.Sprintf("Semantics(%d)", uint8(s))
+	return typ + "(" + strconv.Itoa(int(k)) + ")"
 }
 
 // ParseSemantics returns the Semantics named by name, ignoring case.
@@ -104,12 +108,7 @@ const (
 var ruleKindNames = [...]string{NoRule: "none", Disallow: "disallow", Allow: "allow"}
 
 // String returns "allow", "disallow", or "none" for NoRule.
-func (k RuleKind) String() string {
-	if int(k) < len(ruleKindNames) {
-		return ruleKindNames[k]
-	}
-	return fmt.Sprintf("RuleKind(%d)", uint8(k))
-}
+func (k RuleKind) String() string { return nameOf(ruleKindNames[:], k, "RuleKind") }
 
 // Rule is one allow or disallow line with a non-empty value. A File does
 // not hold Rules: it holds compact records of them (see Rules), and a Rule
@@ -208,22 +207,16 @@ type Group struct {
 
 // Names reports whether a user-agent line of g names the crawler whose
 // product token is tok (see Agent.Names).
-func (g *Group) Names(tok string) bool {
-	as := g.Agents
-	for i := range as.Len() {
-		if as.At(i).Names(tok) {
-			return true
-		}
-	}
-	return false
-}
+func (g *Group) Names(tok string) bool { return g.anyAgent(func(a Agent) bool { return a.Names(tok) }) }
 
 // IsGlobal reports whether a user-agent line of g is "*": g applies to the
 // crawlers that no group names (docs/SEMANTICS.md section 2.3).
-func (g *Group) IsGlobal() bool {
-	as := g.Agents
-	for i := range as.Len() {
-		if as.At(i).IsGlobal() {
+func (g *Group) IsGlobal() bool { return g.anyAgent(Agent.IsGlobal) }
+
+// anyAgent reports whether is is true of a user-agent line of g.
+func (g *Group) anyAgent(is func(Agent) bool) bool {
+	for i := range g.Agents.Len() {
+		if is(g.Agents.At(i)) {
 			return true
 		}
 	}
@@ -294,12 +287,7 @@ var diagNames = [...]string{
 }
 
 // String returns the kind's short name, as the lint command prints it.
-func (k DiagKind) String() string {
-	if int(k) < len(diagNames) {
-		return diagNames[k]
-	}
-	return fmt.Sprintf("DiagKind(%d)", uint8(k))
-}
+func (k DiagKind) String() string { return nameOf(diagNames[:], k, "DiagKind") }
 
 // Diagnostic reports one line that was not fully understood. Parsing never
 // fails; diagnostics say what was skipped or guessed.
@@ -315,8 +303,8 @@ func (d Diagnostic) String() string {
 }
 
 // File is a parsed robots.txt: plain data, the one artifact that crosses from
-// compile to the packages that use it. It is not modified after Parse returns
-// and is safe for concurrent reads.
+// compile to the packages that use it. Only a new ParseInto or ParseFor
+// into it modifies it, and it is safe for concurrent reads.
 type File struct {
 	Semantics Semantics
 	// Truncated reports whether the body was longer than the size limit.

@@ -3,6 +3,8 @@ package compile
 import (
 	"strconv"
 	"strings"
+
+	"github.com/seed-275a9bd5/robotstxt/internal/plural"
 )
 
 // WarningKind classifies a Warning.
@@ -54,12 +56,7 @@ var warningNames = [...]string{
 // String returns the kind's short name, as the lint command prints it:
 // "utf16", "binary", "mostly-not-utf8", "html-page", "json-document",
 // "truncated" or "no-user-agent".
-func (k WarningKind) String() string {
-	if int(k) < len(warningNames) && warningNames[k] != "" {
-		return warningNames[k]
-	}
-	return "WarningKind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k WarningKind) String() string { return nameOf(warningNames[:], k, "WarningKind") }
 
 // Warning says something about a whole file that its reader should know:
 // that it was not read as a robots.txt of rules would be. Parsing never
@@ -95,14 +92,9 @@ func fileWarnings(s string, hasNUL bool, f *File, seen *seen) []Warning {
 	add := func(kind WarningKind, line int, msg string) {
 		out = append(out, Warning{Kind: kind, Line: line, Message: msg})
 	}
-	var readAs string
-	switch len(f.Groups) {
-	case 0:
-		readAs = "no rule was read, so every URL is allowed"
-	case 1:
-		readAs = "1 group was read"
-	default:
-		readAs = strconv.Itoa(len(f.Groups)) + " groups were read"
+	readAs := "no rule was read, so every URL is allowed"
+	if n := len(f.Groups); n > 0 {
+		readAs = strconv.Itoa(n) + plural.Of(n, " group was read", " groups were read")
 	}
 	text := true
 	first, firstLine := firstDirective(s)
@@ -148,23 +140,16 @@ func fileWarnings(s string, hasNUL bool, f *File, seen *seen) []Warning {
 			line = seen.firstOutside
 			var parts []string
 			if seen.outsideRules > 0 {
-				parts = append(parts, strconv.Itoa(seen.outsideRules)+plural(seen.outsideRules, " rule", " rules"))
+				parts = append(parts, strconv.Itoa(seen.outsideRules)+plural.Of(seen.outsideRules, " rule", " rules"))
 			}
 			if seen.outsideExts > 0 {
-				parts = append(parts, strconv.Itoa(seen.outsideExts)+plural(seen.outsideExts, " other line", " other lines"))
+				parts = append(parts, strconv.Itoa(seen.outsideExts)+plural.Of(seen.outsideExts, " other line", " other lines"))
 			}
-			msg += " (its " + strings.Join(parts, " and ") + " before any user-agent line " + plural(seen.outsideRules+seen.outsideExts, "is", "are") + " ignored)"
+			msg += " (its " + strings.Join(parts, " and ") + " before any user-agent line " + plural.Of(seen.outsideRules+seen.outsideExts, "is", "are") + " ignored)"
 		}
 		add(WarnNoUserAgent, line, msg)
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // isUTF16 reports whether the start of s is UTF-16 text without a

@@ -39,6 +39,7 @@ import (
 
 	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/internal/plural"
 )
 
 // DefaultCacheBytes bounds the memory of the states one matcher's automaton
@@ -252,11 +253,11 @@ func (r *Robots) String() string {
 		rules += r.file.Groups[i].Rules.Len()
 	}
 	s := "engine.Robots{" + r.file.Semantics.String() + " " +
-		strconv.Itoa(len(r.file.Groups)) + plural(len(r.file.Groups), " group, ", " groups, ") +
-		strconv.Itoa(rules) + plural(rules, " rule, ", " rules, ") +
-		strconv.Itoa(r.file.Sitemaps.Len()) + plural(r.file.Sitemaps.Len(), " sitemap, ", " sitemaps, ")
+		strconv.Itoa(len(r.file.Groups)) + plural.Of(len(r.file.Groups), " group, ", " groups, ") +
+		strconv.Itoa(rules) + plural.Of(rules, " rule, ", " rules, ") +
+		strconv.Itoa(r.file.Sitemaps.Len()) + plural.Of(r.file.Sitemaps.Len(), " sitemap, ", " sitemaps, ")
 	if n := len(r.file.Warnings); n > 0 {
-		s += strconv.Itoa(n) + plural(n, " warning, ", " warnings, ")
+		s += strconv.Itoa(n) + plural.Of(n, " warning, ", " warnings, ")
 	}
 	return s + strconv.Itoa(r.Bytes()) + " bytes}"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed-275a9bd5/robotstxt/automaton"
 	"github.com/seed-275a9bd5/robotstxt/compile"
+	"github.com/seed-275a9bd5/robotstxt/internal/plural"
 	"github.com/seed-275a9bd5/robotstxt/internal/semantics"
 )
 
@@ -696,20 +697,12 @@ func (m *Matcher) String() string {
 	} else {
 		b.WriteString(m.sel.Match.String())
 		if n := len(m.sel.Groups); n > 0 {
-			b.WriteString(": " + strconv.Itoa(n) + plural(n, " group", " groups"))
+			b.WriteString(": " + strconv.Itoa(n) + plural.Of(n, " group", " groups"))
 		}
 	}
-	b.WriteString(", " + strconv.Itoa(m.sel.Rules.Len()) + plural(m.sel.Rules.Len(), " rule", " rules"))
+	b.WriteString(", " + strconv.Itoa(m.sel.Rules.Len()) + plural.Of(m.sel.Rules.Len(), " rule", " rules"))
 	b.WriteString(", " + strconv.Itoa(m.Bytes()) + " bytes}")
 	return b.String()
-}
-
-// plural returns one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Dump returns the whole of m for people, over many lines (hundreds for a
