@@ -203,7 +203,7 @@ func (m *Matcher) firstMatch(p string) (found int, ok bool) {
 	// Google's index.htm directory patterns are anchored and end in '/':
 	// only a p that ends in '/' can match one.
 	dirs := m.sem == Google && strings.HasSuffix(p, "/")
-	pStar := strings.IndexByte(p, automaton.Wildcard)
+	pStar := strings.IndexByte(p, '*')
 	if pStar < 0 {
 		pStar = len(p)
 	}
@@ -257,7 +257,7 @@ func prefixRejects(pat, p string, pStar int, dollar bool) (k int, rejected bool)
 		return k, false
 	}
 	c := pat[k]
-	return k, c != automaton.Wildcard && !(dollar && c == '$' && k == len(pat)-1)
+	return k, c != '*' && !(dollar && c == '$' && k == len(pat)-1)
 }
 
 // match returns the rule that decides p, canonical, as find does: by
