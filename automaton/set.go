@@ -109,7 +109,8 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 	return s
 }
 
-// Tag returns the tag of pattern i (Pattern.Tag).
+// Tag returns the tag of pattern i (Pattern.Tag), as Match returns i: it
+// panics, as indexing a slice does, when i is not a pattern's index.
 func (s *Set) Tag(i int) uint8 { return s.pats[i].Tag }
 
 // pattern returns the pattern of rank r, NoMatch for NoMatch.

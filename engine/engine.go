@@ -80,8 +80,8 @@ type Options struct {
 // use; its matchers are built on first use and cached.
 type Robots struct {
 	file compile.File // parsed in place (compile.ParseInto); its Semantics are Options'
-	// auto holds the Options its matchers' automata are built with: not
-	// all of Options, so that a Robots is 240 bytes, a size class.
+	// auto holds the Options its matchers' automata are built with: the
+	// few fields they read, not all of Options.
 	auto      automatonOptions
 	fixed     Reason // ReasonAllowAll or ReasonDisallowAll for the fixed answers, else 0
 	fileBytes int    // what the parsed file holds (Bytes)
@@ -147,7 +147,7 @@ func matcherKey(buf []byte, tokens []string) []byte {
 
 // matcherOnce is a cache entry. Its fields are what a matcher's
 // construction would otherwise allocate, and no more: a crawler keeps one
-// in each of millions of files (256 bytes, a size class).
+// in each of millions of files.
 type matcherOnce struct {
 	once sync.Once
 	done atomic.Bool // set once mv is built

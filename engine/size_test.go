@@ -8,10 +8,10 @@ import (
 )
 
 // TestSizes checks the sizes Bytes counts against the structs' own, on
-// 64-bit platforms, and keeps what a crawler holds for every file in the
-// allocator's size classes: a Robots in 240 bytes and its first cached
-// matcher in 240 (224 before the matcher kept the options its automaton
-// is built with at its second decision).
+// 64-bit platforms. The structs are not laid out to fit the allocator's
+// size classes: a Robots or a cached matcher 16 bytes past one (240 ->
+// 256) adds 16 bytes to a file's heap of 3-5 KB (BenchmarkClient_CorpusBytes,
+// bench's RealCorpus heap-decided), too little to keep by hand.
 func TestSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the sizes are a 64-bit platform's")
@@ -30,11 +30,5 @@ func TestSizes(t *testing.T) {
 	}
 	if got := unsafe.Sizeof(automaton.Pattern{}); got != sizeofPattern {
 		t.Errorf("an automaton pattern takes %d bytes; Bytes counts %d", got, sizeofPattern)
-	}
-	if n := unsafe.Sizeof(Robots{}); n > 240 {
-		t.Errorf("a Robots takes %d bytes, more than 240", n)
-	}
-	if n := unsafe.Sizeof(matcherOnce{}); n > 240 {
-		t.Errorf("a cached matcher takes %d bytes, more than 240", n)
 	}
 }
