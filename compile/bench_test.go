@@ -114,25 +114,11 @@ func BenchmarkFile_Select(b *testing.B) {
 // 64 MiB), in Google semantics: the parse that a crawler's first contact
 // with each site costs. ns/op is one pass over the corpus.
 func BenchmarkParse_Corpus(b *testing.B) {
-	dir := corpus.Dir(b)
-	if dir == "" {
-		b.Skip("no corpus (set ROBOTSTXT_CORPUS)")
-	}
-	files, err := corpus.Files(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bodies, err := corpus.Bodies(files, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var size int64
-	for _, body := range bodies {
-		size += int64(len(body))
-	}
+	bodies, size := corpus.AllBodies(b)
 	opts := Options{Semantics: Google, MaxFileSize: 64 << 20}
 	b.SetBytes(size)
 	b.ReportAllocs()
+	b.ResetTimer()
 	for range b.N {
 		for _, body := range bodies {
 			Parse(body, opts)
@@ -144,25 +130,11 @@ func BenchmarkParse_Corpus(b *testing.B) {
 // file, quiet as ParseFor runs it, with a handler that keeps nothing: the
 // floor under a crawler's first contact. ns/op is one pass over the corpus.
 func BenchmarkScan_Corpus(b *testing.B) {
-	dir := corpus.Dir(b)
-	if dir == "" {
-		b.Skip("no corpus (set ROBOTSTXT_CORPUS)")
-	}
-	files, err := corpus.Files(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bodies, err := corpus.Bodies(files, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var size int64
-	for _, body := range bodies {
-		size += int64(len(body))
-	}
+	bodies, size := corpus.AllBodies(b)
 	b.SetBytes(size)
 	b.ReportAllocs()
 	var h countHandler
+	b.ResetTimer()
 	for range b.N {
 		for _, body := range bodies {
 			s, _ := view(body, Options{MaxFileSize: 64 << 20})

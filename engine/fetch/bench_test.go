@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -112,20 +111,7 @@ func BenchmarkClient_CachedAllowed(b *testing.B) {
 // Stats().Bytes over the files, with nothing evicted. Skipped without a
 // corpus; run it with -benchtime 1x.
 func BenchmarkClient_CorpusBytes(b *testing.B) {
-	dir := corpus.Dir(b)
-	if dir == "" {
-		b.Skip("no corpus (see internal/corpus)")
-	}
-	fs, err := corpus.Files(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	files := make([][]byte, len(fs))
-	for i, f := range fs {
-		if files[i], err = os.ReadFile(f.Path); err != nil {
-			b.Fatal(err)
-		}
-	}
+	files, _ := corpus.AllBodies(b)
 	hc := fileServer(b, files)
 	ctx := context.Background()
 	for _, v := range []struct {

@@ -181,6 +181,29 @@ func Bodies(files []File, every int) ([][]byte, error) {
 	return bodies, nil
 }
 
+// AllBodies returns the body of every corpus file, in name order, and
+// their total size, for a benchmark that holds the whole corpus in memory:
+// it skips tb when there is no corpus (see Dir) and fails it when a file
+// cannot be read.
+func AllBodies(tb testing.TB) (bodies [][]byte, size int64) {
+	tb.Helper()
+	dir := Dir(tb)
+	if dir == "" {
+		tb.Skip("no corpus (set ROBOTSTXT_CORPUS)")
+	}
+	files, err := Files(dir)
+	if err == nil {
+		bodies, err = Bodies(files, 1)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, body := range bodies {
+		size += int64(len(body))
+	}
+	return bodies, size
+}
+
 // ReadLines returns the non-empty lines of a URL list.
 func ReadLines(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
