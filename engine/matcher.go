@@ -534,7 +534,7 @@ func (m *Matcher) IsFor(agents ...string) bool {
 	i := 0
 	for _, a := range agents {
 		if readsAsItself(m.sem, a) {
-			if i == len(m.tokens) || !foldEqualASCII(a, m.tokens[i]) {
+			if i == len(m.tokens) || !equalFoldASCII(a, m.tokens[i]) {
 				return false
 			}
 			i++
@@ -542,34 +542,13 @@ func (m *Matcher) IsFor(agents ...string) bool {
 		}
 		var buf [MaxProductTokens]string
 		for _, t := range AppendProductTokens(buf[:0], a) {
-			if i == len(m.tokens) || !foldEqualASCII(t, m.tokens[i]) {
+			if i == len(m.tokens) || !equalFoldASCII(t, m.tokens[i]) {
 				return false
 			}
 			i++
 		}
 	}
 	return i == len(m.tokens)
-}
-
-// foldEqualASCII reports whether a and b are equal ignoring ASCII case
-// only.
-func foldEqualASCII(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // Selection returns how the groups were selected and the merged rules, in

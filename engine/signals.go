@@ -158,21 +158,25 @@ func eachContentSignal(value string, f func(k, v string)) {
 	}
 }
 
-// equalFoldASCII reports whether s equals the lower-case ASCII word
-// lower, ignoring ASCII case only (strings.EqualFold would also take the
-// Kelvin sign for a k).
-func equalFoldASCII(s, lower string) bool {
-	if len(s) != len(lower) {
+// equalFoldASCII reports whether a and b are equal ignoring ASCII case
+// only (strings.EqualFold would also take the Kelvin sign for a k).
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
+	for i := 0; i < len(a); i++ {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// lowerASCII returns c in lower case when it is an ASCII capital letter,
+// else c.
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
