@@ -1045,10 +1045,8 @@ func (c *Client) apply(e *entry, r *response, compiled rules, cond *state, now t
 			res.setRules(compiled)
 			res.Source, res.Warnings = Fetched, compiled.warnings()
 			res.Size, res.Truncated = cond.res.Size, cond.res.Truncated
-			st.etag, st.lastModified, st.body = cond.etag, cond.lastModified, cond.body
-			if r.etag != "" || r.lastModified != "" { // RFC 9111 4.3.4: the 304's validators replace the copy's
-				st.etag, st.lastModified = r.etag, r.lastModified
-			}
+			st.etag, st.lastModified = r.renewed(cond.etag, cond.lastModified)
+			st.body = cond.body
 			e.good = st
 		case outcomeUnavailable:
 			res.setRules(c.allowAll)

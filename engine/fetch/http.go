@@ -54,6 +54,16 @@ type response struct {
 	conditional bool
 }
 
+// renewed returns the validators of a copy that the 304 r renewed, whose
+// own were etag and lastModified: r's when it sent any (RFC 9111 section
+// 4.3.4: a 304's validators replace the stored ones), else the copy's.
+func (r *response) renewed(etag, lastModified string) (string, string) {
+	if r.etag != "" || r.lastModified != "" {
+		return r.etag, r.lastModified
+	}
+	return etag, lastModified
+}
+
 var (
 	// errTooManyRedirects is the error of a fetch that met a redirect past
 	// MaxRedirects; it is then "unavailable".

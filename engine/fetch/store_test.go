@@ -479,6 +479,35 @@ func TestRFC9110_Revalidation(t *testing.T) {
 	}
 }
 
+// TestRFC9111_NotModifiedValidators: a 304 that sends validators of its
+// own replaces the renewed copy's (RFC 9111 section 4.3.4), so the next
+// conditional fetch sends the 304's ETag, not the first answer's.
+func TestRFC9111_NotModifiedValidators(t *testing.T) {
+	var v2 atomic.Int64
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.Header.Get("If-None-Match") {
+		case `"v1"`:
+			w.Header().Set("ETag", `"v2"`)
+			w.WriteHeader(http.StatusNotModified)
+		case `"v2"`:
+			v2.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+		default:
+			w.Header().Set("ETag", `"v1"`)
+			_, _ = w.Write([]byte(robotsBody))
+		}
+	})
+	clk := newClock()
+	c := New(Options{Now: clk.Now})
+	for range 3 {
+		wantSource(t, lookup(t, c, s.URL+"/"), Fetched)
+		clk.Advance(DefaultTTL)
+	}
+	if v2.Load() != 1 || c.Stats().Revalidated != 2 {
+		t.Errorf("%d requests with the 304's ETag, Stats %+v; want 1, and 2 revalidated", v2.Load(), c.Stats())
+	}
+}
+
 // TestRFC9110_UnconditionalNotModified checks that a 304 to a request
 // that carried no validators keeps its reading (docs/SEMANTICS.md section
 // 5.2: a 3xx that is no redirect, everything allowed), also when the

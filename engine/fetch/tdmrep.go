@@ -186,9 +186,7 @@ func (c *Client) tdmRecord(ctx context.Context, fileURL string, last *record) *r
 	case outcomeNotModified: // last's copy is unchanged
 		c.revalidated.Add(1)
 		r.body, r.truncated = last.body, last.truncated
-		if r.etag == "" && r.lastModified == "" { // RFC 9111 4.3.4: a 304's validators replace the copy's
-			r.etag, r.lastModified = last.etag, last.lastModified
-		}
+		r.etag, r.lastModified = r.renewed(last.etag, last.lastModified)
 		fallthrough
 	case outcomeOK:
 		rec.source, rec.hasGood, rec.body, rec.truncated = Fetched, true, r.body, r.truncated
