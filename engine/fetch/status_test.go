@@ -421,15 +421,11 @@ func stallServer(t *testing.T, before func(w http.ResponseWriter)) *server {
 
 func TestFault_StallBeforeHeaders(t *testing.T) {
 	s := stallServer(t, func(http.ResponseWriter) {})
-	start := time.Now()
 	res := lookup(t, New(Options{Timeout: 100 * time.Millisecond}), s.URL+"/")
 	wantSource(t, res, UnreachableDefault)
 	wantAllowed(t, res, disallowAll)
 	if res.Status != 0 || !errors.Is(res.Err, context.DeadlineExceeded) {
 		t.Errorf("Status, Err = %d, %v", res.Status, res.Err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("lookup took %v with a 100ms timeout", d)
 	}
 }
 
