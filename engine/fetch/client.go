@@ -1009,7 +1009,7 @@ func (c *Client) set(e *entry, st *state, now time.Time) snapshot {
 	c.bytes += e.cost
 	c.place(e)
 	c.evict(e)
-	return snapshot{robotsURL: e.robotsURL, st: st, good: e.good, reached: e.reached, downSince: e.downSince, failures: e.failures}
+	return snapshot{fileURL: e.robotsURL, st: st, good: e.good, reached: e.reached, downSince: e.downSince, failures: e.failures}
 }
 
 // apply turns the response r into the entry's new state (docs/SEMANTICS.md

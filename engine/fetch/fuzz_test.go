@@ -108,11 +108,11 @@ func FuzzRecord(f *testing.F) {
 	c := New(Options{})
 	const key = "http://a.test"
 	for _, r := range []*record{
-		{robotsURL: key + robotsPath, source: Fetched, status: 200, expires: time.Unix(1e9, 0), at: time.Unix(1e9, 0),
+		{fileURL: key + robotsPath, source: Fetched, status: 200, expires: time.Unix(1e9, 0), at: time.Unix(1e9, 0),
 			hasGood: true, body: []byte(robotsBody), goodFetched: time.Unix(1e9, 0), goodStatus: 200, etag: `"x"`},
-		{robotsURL: key + robotsPath, source: Stale, status: 503, err: "GET: 503", expires: time.Unix(1e9, 0), at: time.Unix(1e9, 0),
+		{fileURL: key + robotsPath, source: Stale, status: 503, err: "GET: 503", expires: time.Unix(1e9, 0), at: time.Unix(1e9, 0),
 			failures: 2, hasGood: true, body: []byte{}, goodFetched: time.Unix(9e8, 0)},
-		{robotsURL: key + robotsPath, source: UnavailableDefault, status: 404, expires: time.Unix(1e9, 0), at: time.Unix(1e9, 0)},
+		{fileURL: key + robotsPath, source: UnavailableDefault, status: 404, expires: time.Unix(1e9, 0), at: time.Unix(1e9, 0)},
 	} {
 		f.Add(encodeRecord(r))
 	}

@@ -49,7 +49,7 @@ const maxRecordFailures = 1 << 20
 // Record field tags. The current result (tags 1 to 13) and, when the
 // origin has one, the last fetched copy (tags 20 to 27, present with 20).
 const (
-	tagRobotsURL = 1 + iota
+	tagFileURL = 1 + iota
 	tagSemantics
 	tagSource
 	tagStatus
@@ -89,7 +89,7 @@ var (
 // record is a decoded record: the current result and what the entry
 // remembers across fetches (see entry), with the last fetched copy.
 type record struct {
-	robotsURL string // the file's URL: the origin's robots.txt, or its tdmrep.json (TDMReps)
+	fileURL   string // the file's URL: the origin's robots.txt, or its tdmrep.json (TDMReps)
 	semantics engine.Semantics
 	source    Source
 	status    int
@@ -117,12 +117,12 @@ type record struct {
 // encodeRecord returns the record of an entry whose current state is cur
 // and last fetched copy good (nil when none).
 func encodeRecord(rec *record) []byte {
-	n := 5 + 4 + len(rec.robotsURL) + len(rec.finalURL) + len(rec.err) + len(rec.goodFinalURL) +
+	n := 5 + 4 + len(rec.fileURL) + len(rec.finalURL) + len(rec.err) + len(rec.goodFinalURL) +
 		len(rec.etag) + len(rec.lastModified) + len(rec.body) + 20*binary.MaxVarintLen64
 	b := make([]byte, 0, n)
 	b = append(b, recordMagic...)
 	b = append(b, recordVersion)
-	b = appendString(b, tagRobotsURL, rec.robotsURL)
+	b = appendString(b, tagFileURL, rec.fileURL)
 	b = appendUint(b, tagSemantics, uint64(rec.semantics))
 	b = appendUint(b, tagSource, uint64(rec.source))
 	b = appendUint(b, tagStatus, uint64(max(rec.status, 0)))
@@ -235,8 +235,8 @@ func decodeRecord(b []byte) (*record, error) {
 // not a value of the field's type.
 func (rec *record) set(tag uint64, v []byte) bool {
 	switch tag {
-	case tagRobotsURL:
-		rec.robotsURL = string(v)
+	case tagFileURL:
+		rec.fileURL = string(v)
 	case tagFinalURL:
 		rec.finalURL = string(v)
 	case tagErr:
@@ -319,7 +319,7 @@ func uintField[T ~int | ~uint8 | ~uint64](v []byte, p *T) bool {
 // longer).
 func (c *Client) checkRecord(rec *record, fileURL string) error {
 	switch {
-	case rec.robotsURL != fileURL:
+	case rec.fileURL != fileURL:
 		return errRecordOrigin
 	case rec.semantics != c.engineOpts.Semantics:
 		return errors.New(errRecordSemantics.Error() + " (" + rec.semantics.String() + ")")
@@ -361,7 +361,7 @@ func (c *Client) checkRecord(rec *record, fileURL string) error {
 // snapshot is what a record is made of, taken from an entry under the
 // Client's lock: the states are immutable, the rest is copied.
 type snapshot struct {
-	robotsURL          string
+	fileURL            string
 	st, good           *state
 	reached, downSince time.Time
 	failures           int
@@ -371,7 +371,7 @@ type snapshot struct {
 func (s *snapshot) record(sem engine.Semantics) *record {
 	res := &s.st.res
 	rec := &record{
-		robotsURL: s.robotsURL, semantics: sem, source: res.Source,
+		fileURL: s.fileURL, semantics: sem, source: res.Source,
 		status: res.Status, finalURL: res.FinalURL, redirects: res.Redirects,
 		expires: res.Expires, at: s.st.at,
 		reached: s.reached, downSince: s.downSince, failures: s.failures,

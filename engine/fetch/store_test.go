@@ -327,7 +327,7 @@ func testRecord(t *testing.T, origin, body string, opts Options) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.robotsURL = origin + robotsPath
+	rec.fileURL = origin + robotsPath
 	return encodeRecord(rec)
 }
 
@@ -373,7 +373,7 @@ func TestStore_BadRecords(t *testing.T) {
 		{"other-version", reframe(allowAll, recordVersion+1)},
 		{"too-large", append(bytes.Repeat([]byte{'x'}, 600<<10), good...)},
 		{"other-semantics", edit(func(r *record) { r.semantics = engine.Google })},
-		{"other-origin", edit(func(r *record) { r.robotsURL = "http://elsewhere.test/robots.txt" })},
+		{"other-origin", edit(func(r *record) { r.fileURL = "http://elsewhere.test/robots.txt" })},
 		{"fetched-without-copy", edit(func(r *record) { r.hasGood, r.body = false, nil })},
 		{"forbidden-in-rfc9309", edit(func(r *record) { r.source = ForbiddenDefault })},
 		{"unknown-source", edit(func(r *record) { r.source = Source(99) })},

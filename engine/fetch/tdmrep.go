@@ -178,7 +178,7 @@ func (c *Client) tdmRecord(ctx context.Context, fileURL string, last *record) *r
 	r := c.get(ctx, fileURL, cond)
 	now := c.now()
 	rec := &record{
-		robotsURL: fileURL, semantics: c.engineOpts.Semantics, source: UnavailableDefault,
+		fileURL: fileURL, semantics: c.engineOpts.Semantics, source: UnavailableDefault,
 		status: r.status, finalURL: r.finalURL, redirects: r.redirects,
 		at: now, expires: now.Add(c.freshness(&r)),
 	}
