@@ -1,6 +1,7 @@
 package automaton
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -92,16 +93,9 @@ type Set struct {
 // them. A pattern that is not a part of text (Start+Len beyond it)
 // matches no input.
 func Compile(text string, patterns []Pattern, opts Options) *Set {
-	s := &Set{text: text, pats: patterns, cacheBytes: opts.CacheBytes, warmUp: int32(min(max(opts.WarmUp, -1), 1<<30))}
-	switch {
-	case s.cacheBytes == 0:
-		s.cacheBytes = DefaultCacheBytes
-	case s.cacheBytes > MaxCacheBytes:
-		s.cacheBytes = MaxCacheBytes
-	}
-	if s.warmUp == 0 {
-		s.warmUp = DefaultWarmUp
-	}
+	s := &Set{text: text, pats: patterns}
+	s.cacheBytes = min(cmp.Or(opts.CacheBytes, DefaultCacheBytes), MaxCacheBytes)
+	s.warmUp = int32(min(max(cmp.Or(opts.WarmUp, DefaultWarmUp), -1), 1<<30))
 	s.prog = compileProg(text, patterns)
 	if s.warmUp < 0 && s.cacheBytes >= 0 && len(s.prog) > 0 {
 		s.startDFA()
