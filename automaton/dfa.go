@@ -406,19 +406,14 @@ func (d *dfa) addOrReset(c **cache, set []uint32, best int32, clears *int) (uint
 	return row, ok || row > 0
 }
 
-// dump writes the patterns in rank order and the states of the current
-// cache with their computed transitions.
+// dump writes the patterns in rank order, the byte classes, and the states
+// of the current cache with their computed transitions.
 func (d *dfa) dump(b *strings.Builder) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	c := d.cur.Load()
 	fmt.Fprintf(b, "automaton: %d states built, %d patterns, %d classes\n", len(c.at)-2, len(d.set.prog), d.width-1)
 	d.set.dumpPatterns(b)
-	d.dumpStates(b, c)
-}
-
-// dumpStates writes the states of c and their computed transitions.
-func (d *dfa) dumpStates(b *strings.Builder, c *cache) {
 	b.WriteString("byte classes (0: every other byte):")
 	for k := uint8(1); uint32(k) < d.width-1; k++ {
 		b.WriteString(" ")

@@ -279,9 +279,9 @@ func (s *Set) String() string {
 	if d == nil {
 		fmt.Fprintf(&b, "automaton: %d patterns, no state built (the DFA has not started)\n", len(s.pats))
 		s.dumpPatterns(&b)
-		return b.String()
+	} else {
+		d.dump(&b)
 	}
-	d.dump(&b)
 	return b.String()
 }
 
