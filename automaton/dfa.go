@@ -91,10 +91,9 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 		p := s.bytesOf(uint32(r))
 		d.start[r] = uint32(len(d.prog))
 		d.prog = append(append(d.prog, p...), 0)
-		for k := 0; k <= len(p); k++ {
+		d.ranks = append(d.ranks, int32(r)) // the end slot's
+		for k := range len(p) {
 			d.ranks = append(d.ranks, int32(r))
-		}
-		for k := 0; k < len(p); k++ {
 			seen[p[k]] = true
 		}
 	}
