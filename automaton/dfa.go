@@ -236,12 +236,9 @@ func (d *dfa) endAnswer(set []uint32, best int32) int32 {
 func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
 	h := hashSet(set, best)
 	mask := uint32(len(c.hash) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		k := c.hash[i]
-		if k == 0 {
-			break
-		}
-		if c.best[k] == best && slices.Equal(c.pos[c.at[k]:c.at[k+1]], set) {
+	i := h & mask // at the end, the empty slot the state goes to if new
+	for ; c.hash[i] != 0; i = (i + 1) & mask {
+		if k := c.hash[i]; c.best[k] == best && slices.Equal(c.pos[c.at[k]:c.at[k+1]], set) {
 			return k * d.width, true
 		}
 	}
@@ -268,15 +265,9 @@ func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
 	c.at = append(c.at, uint32(len(c.pos)))
 	c.best = append(c.best, best)
 	atomic.StoreUint32(&c.table[row+d.width-1], uint32(d.endAnswer(set, best)+1))
+	c.hash[i] = k
 	if 2*len(c.at) > len(c.hash) {
 		c.rehash()
-	} else {
-		for i := h & mask; ; i = (i + 1) & mask {
-			if c.hash[i] == 0 {
-				c.hash[i] = k
-				break
-			}
-		}
 	}
 	d.account(c)
 	return row, true
