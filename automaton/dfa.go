@@ -107,13 +107,13 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 		}
 	}
 	d.width = uint32(n) + 1
-	d.reset(nil)
+	d.reset()
 	return d
 }
 
 // reset starts a new generation holding the start state, under mu (or
 // before the DFA is shared), and returns it.
-func (d *dfa) reset(old *cache) *cache {
+func (d *dfa) reset() *cache {
 	c := &cache{states: &states{
 		at:   append(make([]uint32, 0, 32), 0, 0),
 		best: append(make([]int32, 0, 32), NoMatch),
@@ -124,9 +124,6 @@ func (d *dfa) reset(old *cache) *cache {
 	set, best := d.closure(d.next[:0], d.start[:len(d.start)-1], NoMatch) // every pattern's first position
 	d.next = set
 	d.add(c, set, best)
-	if old != nil {
-		d.clears.Add(1)
-	}
 	d.cur.Store(c)
 	d.account(c)
 	return c
@@ -390,10 +387,10 @@ func (d *dfa) addOrReset(c **cache, set []uint32, best int32, clears *int) (uint
 		return 0, false
 	}
 	set = append([]uint32(nil), set...) // reset reuses the scratch
-	*c = d.reset(*c)
-	row, ok := d.add(*c, set, best)
+	d.clears.Add(1)
+	row, ok := d.add(d.reset(), set, best)
 	*c = d.cur.Load()
-	return row, ok || row > 0
+	return row, ok
 }
 
 // dump writes the patterns in rank order, the byte classes, and the states
