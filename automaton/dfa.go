@@ -191,12 +191,8 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 // transition returns the set after the state (set, best) reads byte b.
 func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 	from := d.next[:0]
-	r := int32(-1)
 	for _, q := range set {
-		if r < 0 || q > d.end(r) {
-			r = d.ranks[q]
-		}
-		if q == d.end(r) {
+		if q == d.end(d.ranks[q]) {
 			continue // an anchored pattern's end: the input goes on
 		}
 		switch d.prog[q] {
