@@ -268,13 +268,11 @@ func (pc *pieces) match(s *Set, x string) int {
 // better reports whether rank i is better than the best found so far.
 func (r *pieceRun) better(i uint32) bool { return r.best == NoMatch || int(i) < r.best }
 
-// decide decides the pattern of rank i, which has no piece, on the input.
+// decide decides the pattern of rank i, which has no piece, on the input:
+// its match searches for no piece, so its work is 0.
 func (r *pieceRun) decide(i uint32) {
-	in := &r.s.prog[i]
-	if !r.better(i) || !strings.HasPrefix(r.x, r.s.head(i)) {
-		return
-	}
-	if in.head == in.n && (!in.anchored || len(r.x) == int(in.n)) || in.head < in.n && r.ends(i, int(in.head)) {
+	var work int
+	if r.better(i) && r.s.prog[i].matches(r.s.bytesOf(i), r.x, &work) {
 		r.best = int(i)
 	}
 }
