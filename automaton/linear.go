@@ -359,7 +359,7 @@ func (ix *index) bucket(x string) []uint32 {
 // when it has no index yet; gaveUp when the tries would search more than
 // maxTryBytes times x's bytes (the piece matcher must decide).
 func (s *Set) scan(x string) (best int, gaveUp bool) {
-	t := tries{s: s, x: x, best: NoMatch, limit: maxTryBytes*len(x) + tryBytesSlack}
+	t := tries{s: s, x: x, best: NoMatch, limit: TryBudget(len(x))}
 	ix := s.index.Load()
 	if ix == nil && len(s.prog) >= minIndexed && s.seen.Load() {
 		ix = s.buildIndex()
