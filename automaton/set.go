@@ -142,17 +142,14 @@ func (s *Set) Match(input string) int {
 			s.giveUps.Add(1)
 			s.backOff(+1)
 		}
-		return s.matchPieces(input)
+	} else if s.warmUp >= 0 { // (a negative WarmUp with no DFA: the piece matcher alone)
+		r, gaveUp := s.scan(input)
+		s.account()
+		if !gaveUp {
+			return s.pattern(r)
+		}
 	}
-	if s.warmUp < 0 { // no tries and no DFA
-		return s.matchPieces(input)
-	}
-	r, gaveUp := s.scan(input)
-	s.account()
-	if gaveUp {
-		return s.matchPieces(input)
-	}
-	return s.pattern(r)
+	return s.matchPieces(input)
 }
 
 // maxProbeShift bounds the DFA's backing off: after give-ups it is still
