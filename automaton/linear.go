@@ -45,6 +45,12 @@ func (in *inst) matches(b, x string, work *int) bool {
 		}
 		i += k + len(p)
 	}
+	return in.ends(b, x, i)
+}
+
+// ends reports whether the tail of in, whose bytes are b, ends x after
+// its byte i (any x when it has none).
+func (in *inst) ends(b, x string, i int) bool {
 	return len(x)-i >= int(in.tail) && strings.HasSuffix(x, b[in.n-in.tail:])
 }
 

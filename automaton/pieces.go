@@ -277,12 +277,6 @@ func (r *pieceRun) decide(i uint32) {
 	}
 }
 
-// ends reports whether the tail of the pattern of rank i ends the input
-// after its byte e (any input when it has none).
-func (r *pieceRun) ends(i uint32, e int) bool {
-	return len(r.x)-int(r.s.prog[i].tail) >= e && strings.HasSuffix(r.x, r.s.tail(i))
-}
-
 // occurs moves on the patterns waiting for the piece node u spells, which
 // occurs ending at byte e, long enough, and starts the patterns whose
 // first piece it is and whose heads it is past: each to its next piece,
@@ -319,7 +313,7 @@ func (r *pieceRun) moveOn(i uint32, k int32, e int) {
 		sc.push(u, waiter{rank: int32(i), k: k + 1, req: int32(e) + 1, next: -1})
 		return
 	}
-	if r.ends(i, e+1) {
+	if r.s.prog[i].ends(r.s.bytesOf(i), r.x, e+1) {
 		r.best = int(i)
 	}
 }

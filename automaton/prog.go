@@ -102,9 +102,6 @@ func (s *Set) bytesOf(r uint32) string { return s.text[s.prog[r].at:][:s.prog[r]
 // head returns the head of the pattern of rank r.
 func (s *Set) head(r uint32) string { return s.bytesOf(r)[:s.prog[r].head] }
 
-// tail returns the tail of the pattern of rank r ("" when it has none).
-func (s *Set) tail(r uint32) string { return s.bytesOf(r)[s.prog[r].n-s.prog[r].tail:] }
-
 // mid returns the pattern of rank r between its head and its tail: its
 // pieces, between stars (nextPiece reads them).
 func (s *Set) mid(r uint32) string { return s.prog[r].mid(s.bytesOf(r)) }
