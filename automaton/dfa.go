@@ -123,15 +123,9 @@ func (d *dfa) reset() *cache {
 	c.table = make([]uint32, 16*d.width)
 	set, best := d.closure(d.next[:0], d.start[:len(d.start)-1], NoMatch) // every pattern's first position
 	d.next = set
-	d.add(c, set, best)
+	d.add(c, set, best) // accounts c
 	d.cur.Store(c)
-	d.account(c)
 	return c
-}
-
-// account records what c holds.
-func (d *dfa) account(c *cache) {
-	d.bytes.Store(int64(4*len(c.table) + 4*cap(c.pos) + 8*cap(c.at) + 4*cap(c.hash)))
 }
 
 // end returns the slot after the bytes of the pattern of rank r.
@@ -262,7 +256,7 @@ func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
 	if 2*len(c.at) > len(c.hash) {
 		c.rehash()
 	}
-	d.account(c)
+	d.bytes.Store(int64(4*len(c.table) + 4*cap(c.pos) + 8*cap(c.at) + 4*cap(c.hash)))
 	return row, true
 }
 
