@@ -166,12 +166,9 @@ func buildIndex(s *Set) *index {
 	return ix
 }
 
-// place says where each pattern goes, and counts the pairs of the
-// patterns that could go to pairs. A pattern with a star goes to pairs
-// when there are several such (minPaired) and it holds a pair past the
-// lead, unless it has a head past the lead that fewer patterns with stars
-// share than hold its rarest pair: so "/*?sort=" is found by a pair, and
-// "/fr/*color=" by its head "/fr/", unless a thousand patterns start
+// place says where each pattern goes (see index), and counts the pairs of
+// the patterns that could go to pairs: so "/*?sort=" is found by a pair,
+// and "/fr/*color=" by its head "/fr/", unless a thousand patterns start
 // "/fr/*".
 func (ix *index) place(s *Set, where []uint8, counts *[pairBits]uint16) {
 	l := len(ix.lead)
@@ -249,10 +246,9 @@ func rarestPair(p string, skip int, counts *[pairBits]uint16) uint16 {
 	return rarest
 }
 
-// setBuckets lays out the n patterns placed inBucket, whose heads are
-// longer than the lead, in buckets by their byte after it (a counting
-// sort, which keeps them in rank order), and sorts each bucket of more
-// than minSorted by head.
+// setBuckets lays out the n patterns placed inBucket in their buckets (a
+// counting sort, which keeps them in rank order), and sorts each bucket of
+// more than minSorted by head.
 func (ix *index) setBuckets(s *Set, where []uint8, n int) {
 	l := len(ix.lead)
 	var count [257]uint32
@@ -334,8 +330,7 @@ func (px *pairIndex) candidates(x string, fn func(uint32)) bool {
 }
 
 // heads calls fn with every pattern of x's bucket whose head x starts
-// with (and with others, which fn checks): a small bucket is read
-// through, a sorted one walked (walkHeads).
+// with, and with others, which fn checks (see index).
 func (ix *index) heads(s *Set, x string, fn func(uint32)) {
 	if b := ix.bucket(x); len(b) <= minSorted { // fn tries each, and a try reads the head first
 		for _, r := range b {
