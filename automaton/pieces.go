@@ -6,18 +6,15 @@ import (
 	"sync"
 )
 
-// The piece matcher decides any input in time that does not grow with the
-// patterns alive at a byte: the fallback of the linear engine and of the
-// DFA. A pattern of the program (prog.go) matches when the input starts
-// with its head, each piece occurs after the one before (the leftmost
-// occurrence is never worse), and its tail ends the input after the last
-// piece. One pass of an Aho-Corasick automaton over the distinct pieces
-// finds every occurrence. A pattern starts at the first occurrence of its
-// first piece past its head (the patterns of each first piece are listed
-// by head length, so that an occurrence starts those whose heads it is
-// past); from then on it waits, in a queue of the piece it needs next, and
-// an occurrence of that piece moves it one piece on. A pattern with no
-// piece is found by its head and decided at once. Cost per input of n
+// The piece matcher (doc.go) decides any input in time that does not grow
+// with the patterns alive at a byte: the fallback of the linear engine and
+// of the DFA. A pattern starts at the first occurrence of its first piece
+// past its head (the patterns of each first piece are listed by head
+// length, so that an occurrence starts those whose heads it is past); from
+// then on it waits, in a queue of the piece it needs next, and an
+// occurrence of that piece moves it one piece on (the leftmost occurrence
+// is never worse); past its last piece, its tail decides. A pattern with
+// no piece is found by its head and decided at once. Cost per input of n
 // bytes: O(n) automaton steps, plus the pieces that end at each byte (at
 // most the number of distinct piece lengths), plus O(1) for each piece of
 // each pattern whose first piece the input holds, plus a binary search a
@@ -236,8 +233,7 @@ type pieceScratch struct {
 
 var pieceScratchPool = sync.Pool{New: func() any { return new(pieceScratch) }}
 
-// pieceRun is one input's match: the input, the best rank found so far,
-// and the scratch.
+// pieceRun is one input's match.
 type pieceRun struct {
 	pc   *pieces
 	s    *Set
@@ -268,10 +264,9 @@ func (pc *pieces) match(s *Set, x string) int {
 // better reports whether rank i is better than the best found so far.
 func (r *pieceRun) better(i uint32) bool { return r.best == NoMatch || int(i) < r.best }
 
-// decide decides the pattern of rank i, which has no piece, on the input:
-// its match searches for no piece, so its work is 0.
+// decide decides the pattern of rank i, which has no piece, on the input.
 func (r *pieceRun) decide(i uint32) {
-	var work int
+	var work int // stays 0: no piece to search
 	if r.better(i) && r.s.prog[i].matches(r.s.bytesOf(i), r.x, &work) {
 		r.best = int(i)
 	}

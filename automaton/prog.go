@@ -9,12 +9,10 @@ import (
 
 // The program is a Set's patterns compiled once, in rank order (best
 // first), as regexp/syntax's Prog is: every engine reads the patterns
-// through it and nothing of another engine. Pattern r (a rank) is a head,
-// the bytes before its first star (all of them when it has none); pieces,
-// the runs of bytes between stars; and, when it is anchored and has a
-// star, a tail, the run after its last star, which must end the input.
-// Trailing stars are trimmed once, here: they match whatever follows, so
-// "/a*", anchored or not, matches what "/a" does.
+// through it and nothing of another engine. A pattern's parts are named in
+// doc.go; only an anchored pattern with a star has a tail, which must end
+// the input. Trailing stars are trimmed once, here: they match whatever
+// follows, so "/a*", anchored or not, matches what "/a" does.
 
 // inst is one pattern of the program.
 type inst struct {
