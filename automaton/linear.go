@@ -329,18 +329,6 @@ func (px *pairIndex) candidates(x string, fn func(uint32)) bool {
 	return true
 }
 
-// heads calls fn with every pattern of x's bucket whose head x starts
-// with, and with others, which fn checks (see index).
-func (ix *index) heads(s *Set, x string, fn func(uint32)) {
-	if b := ix.bucket(x); len(b) <= minSorted { // fn tries each, and a try reads the head first
-		for _, r := range b {
-			fn(r)
-		}
-	} else {
-		s.walkHeads(b, len(ix.lead)+1, x, fn)
-	}
-}
-
 // bucket returns the patterns of the bucket of x, none when x does not
 // start with the lead or has no byte after it.
 func (ix *index) bucket(x string) []uint32 {
@@ -372,7 +360,13 @@ func (s *Set) scan(x string) (best int, gaveUp bool) {
 		t.all()
 		return t.best, t.gaveUp
 	}
-	ix.heads(s, x, t.try)
+	if b := ix.bucket(x); len(b) <= minSorted { // read through: a try reads the head first
+		for _, r := range b {
+			t.try(r)
+		}
+	} else {
+		s.walkHeads(b, len(ix.lead)+1, x, t.try)
+	}
 	if ix.pairs != nil && !t.gaveUp && !ix.pairs.candidates(x, t.try) {
 		t.gaveUp = true
 	}
