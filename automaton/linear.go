@@ -152,10 +152,11 @@ func buildIndex(s *Set) *index {
 	}
 	for r, w := range where {
 		switch w {
-		case inBucket:
 		case inPairs:
-			ix.pairs.add(rarestPair(s.bytesOf(uint32(r)), len(ix.lead), &counts), uint32(r))
-		default:
+			h := rarestPair(s.bytesOf(uint32(r)), len(ix.lead), &counts)
+			ix.pairs.has[h>>6] |= 1 << (h & 63)
+			ix.pairs.keyed = append(ix.pairs.keyed, pairKey{h, uint32(r)})
+		case inAlways:
 			ix.always = append(ix.always, uint32(r))
 		}
 	}
@@ -289,12 +290,6 @@ func (ix *index) setBuckets(s *Set, where []uint8, n int) {
 			s.sortHeads(b, l+1, scratch[:len(b)])
 		}
 	}
-}
-
-// add puts pattern r under hash h.
-func (px *pairIndex) add(h uint16, r uint32) {
-	px.has[h>>6] |= 1 << (h & 63)
-	px.keyed = append(px.keyed, pairKey{h, r})
 }
 
 // maxPairCandidates bounds the patterns an input's pairs may make it try;
