@@ -177,8 +177,7 @@ func (s *Set) tryDFA() bool {
 	return k == 0 || rand.Uint32()&(1<<k-1) == 0
 }
 
-// sampleShift: the linear engine counts one input in 1<<sampleShift, at
-// random, toward WarmUp.
+// sampleShift: the policy counts one input in 1<<sampleShift, at random.
 const sampleShift = 4
 
 // account counts an input toward WarmUp, one in 1<<sampleShift at random,
