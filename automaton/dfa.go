@@ -331,10 +331,9 @@ func (d *dfa) miss(c *cache, s uint32, b byte, work, clears *int, n int) (uint32
 	set, best := c.pos[c.at[s/d.width]:c.at[s/d.width+1]], c.best[s/d.width]
 	if cur.states != c.states { // the cache was replaced: move over
 		var ok bool
-		if s, ok = d.addOrReset(&cur, set, best, clears); !ok {
+		if s, ok = d.addOrReset(&cur, set, best, clears); !ok { // set stays valid: c is read only now
 			return 0, cur, false
 		}
-		set, best = cur.pos[cur.at[s/d.width]:cur.at[s/d.width+1]], cur.best[s/d.width]
 	}
 	cell := &cur.table[s+uint32(d.class[b])]
 	if v := atomic.LoadUint32(cell); v != 0 {
