@@ -43,10 +43,9 @@ type dfa struct {
 	width uint32 // cells in a row: one per class, and the answer
 	limit int    // the cache's budget, in bytes
 
-	mu  sync.Mutex
-	cur atomic.Pointer[cache]
-	// scratch for transitions, under mu
-	next []uint32
+	mu   sync.Mutex
+	cur  atomic.Pointer[cache]
+	next []uint32 // scratch for transitions, under mu
 	// allowance is the work misses may still spend beyond their inputs'
 	// own budgets (see budget), under mu.
 	allowance int
@@ -114,13 +113,12 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 // reset starts a new generation holding the start state, under mu (or
 // before the DFA is shared), and returns it.
 func (d *dfa) reset() *cache {
-	c := &cache{states: &states{
+	c := &cache{table: make([]uint32, 16*d.width), states: &states{
 		at:   append(make([]uint32, 0, 32), 0, 0),
 		best: append(make([]int32, 0, 32), NoMatch),
 		hash: make([]uint32, 32),
 		used: d.width,
 	}}
-	c.table = make([]uint32, 16*d.width)
 	set, best := d.closure(d.next[:0], d.start[:len(d.start)-1], NoMatch) // every pattern's first position
 	d.next = set
 	d.add(c, set, best) // accounts c
