@@ -162,32 +162,16 @@ func (pc *pieces) buildTrie(pieces []string) []int32 {
 	return node
 }
 
-// child returns v's child on byte b, or -1.
-func (pc *pieces) child(v int32, b byte) int32 {
-	if v == 0 {
-		if c := pc.root[b]; c > 0 {
-			return c
-		}
-		return -1
-	}
-	lo := pc.first[v]
-	if k, ok := slices.BinarySearch(pc.label[lo:pc.first[v+1]], b); ok {
-		return lo + int32(k)
-	}
-	return -1
-}
-
-// step returns the automaton's node after node v reads byte b.
+// step returns the automaton's node after node v reads byte b: v's child
+// on b, or else that of the next node on v's failure chain that has one.
 func (pc *pieces) step(v int32, b byte) int32 {
-	for {
-		if c := pc.child(v, b); c >= 0 {
-			return c
+	for ; v != 0; v = pc.fail[v] {
+		lo := pc.first[v]
+		if k, ok := slices.BinarySearch(pc.label[lo:pc.first[v+1]], b); ok {
+			return lo + int32(k)
 		}
-		if v == 0 {
-			return 0
-		}
-		v = pc.fail[v]
 	}
+	return pc.root[b] // 0, the root itself, when it has no child on b
 }
 
 // buildLinks sets the failure and dictionary links, in node order (which
