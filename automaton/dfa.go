@@ -43,10 +43,9 @@ type dfa struct {
 	width uint32 // cells in a row: one per class, and the answer
 	limit int    // the cache's budget, in bytes
 
-	mu  sync.Mutex
-	cur atomic.Pointer[cache]
-	// scratch for transitions, under mu
-	next []uint32
+	mu   sync.Mutex
+	cur  atomic.Pointer[cache]
+	next []uint32 // scratch for transitions, under mu
 	// allowance is the work misses may still spend beyond their inputs'
 	// own budgets (see budget), under mu.
 	allowance int
@@ -91,10 +90,9 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 		p := s.bytesOf(uint32(r))
 		d.start[r] = uint32(len(d.prog))
 		d.prog = append(append(d.prog, p...), 0)
-		for k := 0; k <= len(p); k++ {
+		d.ranks = append(d.ranks, int32(r)) // the end slot's
+		for k := range len(p) {
 			d.ranks = append(d.ranks, int32(r))
-		}
-		for k := 0; k < len(p); k++ {
 			seen[p[k]] = true
 		}
 	}
@@ -108,34 +106,24 @@ func newDFA(s *Set, cacheBytes int) *dfa {
 		}
 	}
 	d.width = uint32(n) + 1
-	d.reset(nil)
+	d.reset()
 	return d
 }
 
 // reset starts a new generation holding the start state, under mu (or
 // before the DFA is shared), and returns it.
-func (d *dfa) reset(old *cache) *cache {
-	c := &cache{states: &states{
+func (d *dfa) reset() *cache {
+	c := &cache{table: make([]uint32, 16*d.width), states: &states{
 		at:   append(make([]uint32, 0, 32), 0, 0),
 		best: append(make([]int32, 0, 32), NoMatch),
 		hash: make([]uint32, 32),
 		used: d.width,
 	}}
-	c.table = make([]uint32, 16*d.width)
 	set, best := d.closure(d.next[:0], d.start[:len(d.start)-1], NoMatch) // every pattern's first position
 	d.next = set
-	d.add(c, set, best)
-	if old != nil {
-		d.clears.Add(1)
-	}
+	d.add(c, set, best) // accounts c
 	d.cur.Store(c)
-	d.account(c)
 	return c
-}
-
-// account records what c holds.
-func (d *dfa) account(c *cache) {
-	d.bytes.Store(int64(4*len(c.table) + 4*cap(c.pos) + 8*cap(c.at) + 4*cap(c.hash)))
 }
 
 // end returns the slot after the bytes of the pattern of rank r.
@@ -195,12 +183,8 @@ func (d *dfa) closure(out, from []uint32, best int32) ([]uint32, int32) {
 // transition returns the set after the state (set, best) reads byte b.
 func (d *dfa) transition(set []uint32, best int32, b byte) ([]uint32, int32) {
 	from := d.next[:0]
-	r := int32(-1)
 	for _, q := range set {
-		if r < 0 || q > d.end(r) {
-			r = d.ranks[q]
-		}
-		if q == d.end(r) {
+		if q == d.end(d.ranks[q]) {
 			continue // an anchored pattern's end: the input goes on
 		}
 		switch d.prog[q] {
@@ -237,12 +221,9 @@ func (d *dfa) endAnswer(set []uint32, best int32) int32 {
 func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
 	h := hashSet(set, best)
 	mask := uint32(len(c.hash) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		k := c.hash[i]
-		if k == 0 {
-			break
-		}
-		if c.best[k] == best && slices.Equal(c.pos[c.at[k]:c.at[k+1]], set) {
+	i := h & mask // at the end, the empty slot the state goes to if new
+	for ; c.hash[i] != 0; i = (i + 1) & mask {
+		if k := c.hash[i]; c.best[k] == best && slices.Equal(c.pos[c.at[k]:c.at[k+1]], set) {
 			return k * d.width, true
 		}
 	}
@@ -269,17 +250,11 @@ func (d *dfa) add(c *cache, set []uint32, best int32) (uint32, bool) {
 	c.at = append(c.at, uint32(len(c.pos)))
 	c.best = append(c.best, best)
 	atomic.StoreUint32(&c.table[row+d.width-1], uint32(d.endAnswer(set, best)+1))
+	c.hash[i] = k
 	if 2*len(c.at) > len(c.hash) {
 		c.rehash()
-	} else {
-		for i := h & mask; ; i = (i + 1) & mask {
-			if c.hash[i] == 0 {
-				c.hash[i] = k
-				break
-			}
-		}
 	}
-	d.account(c)
+	d.bytes.Store(int64(4*len(c.table) + 4*cap(c.pos) + 8*cap(c.at) + 4*cap(c.hash)))
 	return row, true
 }
 
@@ -354,10 +329,9 @@ func (d *dfa) miss(c *cache, s uint32, b byte, work, clears *int, n int) (uint32
 	set, best := c.pos[c.at[s/d.width]:c.at[s/d.width+1]], c.best[s/d.width]
 	if cur.states != c.states { // the cache was replaced: move over
 		var ok bool
-		if s, ok = d.addOrReset(&cur, set, best, clears); !ok {
+		if s, ok = d.addOrReset(&cur, set, best, clears); !ok { // set stays valid: c is read only now
 			return 0, cur, false
 		}
-		set, best = cur.pos[cur.at[s/d.width]:cur.at[s/d.width+1]], cur.best[s/d.width]
 	}
 	cell := &cur.table[s+uint32(d.class[b])]
 	if v := atomic.LoadUint32(cell); v != 0 {
@@ -400,25 +374,20 @@ func (d *dfa) addOrReset(c **cache, set []uint32, best int32, clears *int) (uint
 		return 0, false
 	}
 	set = append([]uint32(nil), set...) // reset reuses the scratch
-	*c = d.reset(*c)
-	row, ok := d.add(*c, set, best)
+	d.clears.Add(1)
+	row, ok := d.add(d.reset(), set, best)
 	*c = d.cur.Load()
-	return row, ok || row > 0
+	return row, ok
 }
 
-// dump writes the patterns in rank order and the states of the current
-// cache with their computed transitions.
+// dump writes the patterns in rank order, the byte classes, and the states
+// of the current cache with their computed transitions.
 func (d *dfa) dump(b *strings.Builder) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	c := d.cur.Load()
 	fmt.Fprintf(b, "automaton: %d states built, %d patterns, %d classes\n", len(c.at)-2, len(d.set.prog), d.width-1)
 	d.set.dumpPatterns(b)
-	d.dumpStates(b, c)
-}
-
-// dumpStates writes the states of c and their computed transitions.
-func (d *dfa) dumpStates(b *strings.Builder, c *cache) {
 	b.WriteString("byte classes (0: every other byte):")
 	for k := uint8(1); uint32(k) < d.width-1; k++ {
 		b.WriteString(" ")

@@ -45,6 +45,12 @@ func (in *inst) matches(b, x string, work *int) bool {
 		}
 		i += k + len(p)
 	}
+	return in.ends(b, x, i)
+}
+
+// ends reports whether the tail of in, whose bytes are b, ends x after
+// its byte i (any x when it has none).
+func (in *inst) ends(b, x string, i int) bool {
 	return len(x)-i >= int(in.tail) && strings.HasSuffix(x, b[in.n-in.tail:])
 }
 
@@ -146,10 +152,11 @@ func buildIndex(s *Set) *index {
 	}
 	for r, w := range where {
 		switch w {
-		case inBucket:
 		case inPairs:
-			ix.pairs.add(rarestPair(s.bytesOf(uint32(r)), len(ix.lead), &counts), uint32(r))
-		default:
+			h := rarestPair(s.bytesOf(uint32(r)), len(ix.lead), &counts)
+			ix.pairs.has[h>>6] |= 1 << (h & 63)
+			ix.pairs.keyed = append(ix.pairs.keyed, pairKey{h, uint32(r)})
+		case inAlways:
 			ix.always = append(ix.always, uint32(r))
 		}
 	}
@@ -160,12 +167,9 @@ func buildIndex(s *Set) *index {
 	return ix
 }
 
-// place says where each pattern goes, and counts the pairs of the
-// patterns that could go to pairs. A pattern with a star goes to pairs
-// when there are several such (minPaired) and it holds a pair past the
-// lead, unless it has a head past the lead that fewer patterns with stars
-// share than hold its rarest pair: so "/*?sort=" is found by a pair, and
-// "/fr/*color=" by its head "/fr/", unless a thousand patterns start
+// place says where each pattern goes (see index), and counts the pairs of
+// the patterns that could go to pairs: so "/*?sort=" is found by a pair,
+// and "/fr/*color=" by its head "/fr/", unless a thousand patterns start
 // "/fr/*".
 func (ix *index) place(s *Set, where []uint8, counts *[pairBits]uint16) {
 	l := len(ix.lead)
@@ -243,10 +247,9 @@ func rarestPair(p string, skip int, counts *[pairBits]uint16) uint16 {
 	return rarest
 }
 
-// setBuckets lays out the n patterns placed inBucket, whose heads are
-// longer than the lead, in buckets by their byte after it (a counting
-// sort, which keeps them in rank order), and sorts each bucket of more
-// than minSorted by head.
+// setBuckets lays out the n patterns placed inBucket in their buckets (a
+// counting sort, which keeps them in rank order), and sorts each bucket of
+// more than minSorted by head.
 func (ix *index) setBuckets(s *Set, where []uint8, n int) {
 	l := len(ix.lead)
 	var count [257]uint32
@@ -289,12 +292,6 @@ func (ix *index) setBuckets(s *Set, where []uint8, n int) {
 	}
 }
 
-// add puts pattern r under hash h.
-func (px *pairIndex) add(h uint16, r uint32) {
-	px.has[h>>6] |= 1 << (h & 63)
-	px.keyed = append(px.keyed, pairKey{h, r})
-}
-
 // maxPairCandidates bounds the patterns an input's pairs may make it try;
 // an input with more gives up its tries.
 const maxPairCandidates = 256
@@ -327,19 +324,6 @@ func (px *pairIndex) candidates(x string, fn func(uint32)) bool {
 	return true
 }
 
-// heads calls fn with every pattern of x's bucket whose head x starts
-// with (and with others, which fn checks): a small bucket is read
-// through, a sorted one walked (walkHeads).
-func (ix *index) heads(s *Set, x string, fn func(uint32)) {
-	if b := ix.bucket(x); len(b) <= minSorted { // fn tries each, and a try reads the head first
-		for _, r := range b {
-			fn(r)
-		}
-	} else {
-		s.walkHeads(b, len(ix.lead)+1, x, fn)
-	}
-}
-
 // bucket returns the patterns of the bucket of x, none when x does not
 // start with the lead or has no byte after it.
 func (ix *index) bucket(x string) []uint32 {
@@ -359,7 +343,7 @@ func (ix *index) bucket(x string) []uint32 {
 // when it has no index yet; gaveUp when the tries would search more than
 // maxTryBytes times x's bytes (the piece matcher must decide).
 func (s *Set) scan(x string) (best int, gaveUp bool) {
-	t := tries{s: s, x: x, best: NoMatch, limit: maxTryBytes*len(x) + tryBytesSlack}
+	t := tries{s: s, x: x, best: NoMatch, limit: TryBudget(len(x))}
 	ix := s.index.Load()
 	if ix == nil && len(s.prog) >= minIndexed && s.seen.Load() {
 		ix = s.buildIndex()
@@ -371,7 +355,13 @@ func (s *Set) scan(x string) (best int, gaveUp bool) {
 		t.all()
 		return t.best, t.gaveUp
 	}
-	ix.heads(s, x, t.try)
+	if b := ix.bucket(x); len(b) <= minSorted { // read through: a try reads the head first
+		for _, r := range b {
+			t.try(r)
+		}
+	} else {
+		s.walkHeads(b, len(ix.lead)+1, x, t.try)
+	}
 	if ix.pairs != nil && !t.gaveUp && !ix.pairs.candidates(x, t.try) {
 		t.gaveUp = true
 	}

@@ -7,9 +7,7 @@ import "strings"
 // run of bytes. work is the number of input bytes its searches could read:
 // a caller that tries patterns one by one, for an input or two before a
 // Set would pay for itself, holds their sum to TryBudget(len(x)) and gives
-// the input to a Set past it, whose cost per byte is bounded. It reads p
-// as Compile reads a pattern into the program, and matches it with the
-// program's loop.
+// the input to a Set past it, whose cost per byte is bounded.
 func MatchOne(p string, anchored bool, x string) (ok bool, work int) {
 	// Most patterns tried differ from x before their first star: rejected
 	// there, without reading the rest of the pattern.
@@ -20,8 +18,8 @@ func MatchOne(p string, anchored bool, x string) (ok bool, work int) {
 	if k < len(p) && p[k] != wildcard && strings.IndexByte(p[:k], wildcard) < 0 {
 		return false, 0
 	}
-	in := instOf(p, anchored)
-	ok = in.matches(p[:in.n], x, &work) // its bytes: trailing stars trimmed
+	in := instOf(p, anchored)           // read as Compile reads a pattern,
+	ok = in.matches(p[:in.n], x, &work) // matched by the program's loop on its bytes
 	return ok, work
 }
 

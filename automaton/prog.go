@@ -9,12 +9,10 @@ import (
 
 // The program is a Set's patterns compiled once, in rank order (best
 // first), as regexp/syntax's Prog is: every engine reads the patterns
-// through it and nothing of another engine. Pattern r (a rank) is a head,
-// the bytes before its first star (all of them when it has none); pieces,
-// the runs of bytes between stars; and, when it is anchored and has a
-// star, a tail, the run after its last star, which must end the input.
-// Trailing stars are trimmed once, here: they match whatever follows, so
-// "/a*", anchored or not, matches what "/a" does.
+// through it and nothing of another engine. A pattern's parts are named in
+// doc.go; only an anchored pattern with a star has a tail, which must end
+// the input. Trailing stars are trimmed once, here: they match whatever
+// follows, so "/a*", anchored or not, matches what "/a" does.
 
 // inst is one pattern of the program.
 type inst struct {
@@ -101,9 +99,6 @@ func (s *Set) bytesOf(r uint32) string { return s.text[s.prog[r].at:][:s.prog[r]
 
 // head returns the head of the pattern of rank r.
 func (s *Set) head(r uint32) string { return s.bytesOf(r)[:s.prog[r].head] }
-
-// tail returns the tail of the pattern of rank r ("" when it has none).
-func (s *Set) tail(r uint32) string { return s.bytesOf(r)[s.prog[r].n-s.prog[r].tail:] }
 
 // mid returns the pattern of rank r between its head and its tail: its
 // pieces, between stars (nextPiece reads them).

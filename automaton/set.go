@@ -1,6 +1,7 @@
 package automaton
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -92,16 +93,9 @@ type Set struct {
 // them. A pattern that is not a part of text (Start+Len beyond it)
 // matches no input.
 func Compile(text string, patterns []Pattern, opts Options) *Set {
-	s := &Set{text: text, pats: patterns, cacheBytes: opts.CacheBytes, warmUp: int32(min(max(opts.WarmUp, -1), 1<<30))}
-	switch {
-	case s.cacheBytes == 0:
-		s.cacheBytes = DefaultCacheBytes
-	case s.cacheBytes > MaxCacheBytes:
-		s.cacheBytes = MaxCacheBytes
-	}
-	if s.warmUp == 0 {
-		s.warmUp = DefaultWarmUp
-	}
+	s := &Set{text: text, pats: patterns}
+	s.cacheBytes = min(cmp.Or(opts.CacheBytes, DefaultCacheBytes), MaxCacheBytes)
+	s.warmUp = int32(min(max(cmp.Or(opts.WarmUp, DefaultWarmUp), -1), 1<<30))
 	s.prog = compileProg(text, patterns)
 	if s.warmUp < 0 && s.cacheBytes >= 0 && len(s.prog) > 0 {
 		s.startDFA()
@@ -148,17 +142,14 @@ func (s *Set) Match(input string) int {
 			s.giveUps.Add(1)
 			s.backOff(+1)
 		}
-		return s.matchPieces(input)
+	} else if s.warmUp >= 0 { // (a negative WarmUp with no DFA: the piece matcher alone)
+		r, gaveUp := s.scan(input)
+		s.account()
+		if !gaveUp {
+			return s.pattern(r)
+		}
 	}
-	if s.warmUp < 0 { // no tries and no DFA
-		return s.matchPieces(input)
-	}
-	r, gaveUp := s.scan(input)
-	s.account()
-	if gaveUp {
-		return s.matchPieces(input)
-	}
-	return s.pattern(r)
+	return s.matchPieces(input)
 }
 
 // maxProbeShift bounds the DFA's backing off: after give-ups it is still
@@ -186,8 +177,7 @@ func (s *Set) tryDFA() bool {
 	return k == 0 || rand.Uint32()&(1<<k-1) == 0
 }
 
-// sampleShift: the linear engine counts one input in 1<<sampleShift, at
-// random, toward WarmUp.
+// sampleShift: the policy counts one input in 1<<sampleShift, at random.
 const sampleShift = 4
 
 // account counts an input toward WarmUp, one in 1<<sampleShift at random,
@@ -285,9 +275,9 @@ func (s *Set) String() string {
 	if d == nil {
 		fmt.Fprintf(&b, "automaton: %d patterns, no state built (the DFA has not started)\n", len(s.pats))
 		s.dumpPatterns(&b)
-		return b.String()
+	} else {
+		d.dump(&b)
 	}
-	d.dump(&b)
 	return b.String()
 }
 
