@@ -32,7 +32,7 @@
 //
 // Concurrency. A Set is safe for concurrent use. The index, the piece
 // matcher and the DFA are built once, under the Set's mutex; a DFA
-// transition is computed under it and published with an atomic store, then
-// read with no lock. The policy's counters change by one atomic step each,
-// on rare events or one input in 16 at random.
+// transition is computed under the DFA's own mutex and published with an
+// atomic store, then read with no lock. The policy's counters change by
+// one atomic step each, on rare events or one input in 16 at random.
 package automaton

@@ -28,8 +28,8 @@ const (
 )
 
 // Pattern is one pattern of a Set: the bytes text[Start:Start+Len] of the
-// text given to Compile, in which '*' matches any run of bytes. It is
-// 12 bytes: a crawler keeps a Set for every site.
+// text given to Compile, in which '*' matches any run of bytes. The Set
+// keeps its program of them and their tags, not the patterns.
 type Pattern struct {
 	Start uint32
 	// Priority orders patterns: the match with the highest Priority
@@ -65,11 +65,12 @@ type Options struct {
 // as immutable, its engines' indexes and states growing behind that face.
 type Set struct {
 	text string
-	pats []Pattern
-	prog []inst // the patterns compiled, by rank (prog.go)
+	prog []inst  // the patterns compiled, by rank (prog.go)
+	tags []uint8 // each pattern's Tag, by its index; nil when all are 0
+	n    int32   // the number of patterns
 
-	cacheBytes int
 	warmUp     int32
+	cacheBytes int
 
 	mu    sync.Mutex // serialises building the index, the piece matcher and the DFA
 	index atomic.Pointer[index]
@@ -88,12 +89,20 @@ type Set struct {
 
 // Compile prepares the patterns, substrings of text, for matching: it
 // compiles them into one program, in rank order, that every engine reads.
-// It keeps text and patterns (which must not change afterwards) and builds
-// nothing else: the engines' indexes and states are built as inputs need
-// them. A pattern that is not a part of text (Start+Len beyond it)
-// matches no input.
+// It keeps text (which must not change afterwards), not patterns, and
+// builds nothing else: the engines' indexes and states are built as
+// inputs need them. A pattern that is not a part of text (Start+Len
+// beyond it) matches no input.
 func Compile(text string, patterns []Pattern, opts Options) *Set {
-	s := &Set{text: text, pats: patterns}
+	s := &Set{text: text, n: int32(len(patterns))}
+	for i, p := range patterns {
+		if p.Tag != 0 && s.tags == nil {
+			s.tags = make([]uint8, len(patterns))
+		}
+		if s.tags != nil {
+			s.tags[i] = p.Tag
+		}
+	}
 	s.cacheBytes = min(cmp.Or(opts.CacheBytes, DefaultCacheBytes), MaxCacheBytes)
 	s.warmUp = int32(min(max(cmp.Or(opts.WarmUp, DefaultWarmUp), -1), 1<<30))
 	s.prog = compileProg(text, patterns)
@@ -105,7 +114,12 @@ func Compile(text string, patterns []Pattern, opts Options) *Set {
 
 // Tag returns the tag of pattern i (Pattern.Tag), as Match returns i: it
 // panics, as indexing a slice does, when i is not a pattern's index.
-func (s *Set) Tag(i int) uint8 { return s.pats[i].Tag }
+func (s *Set) Tag(i int) uint8 {
+	if s.tags == nil && i >= 0 && i < s.Len() {
+		return 0
+	}
+	return s.tags[i]
+}
 
 // pattern returns the pattern of rank r, NoMatch for NoMatch.
 func (s *Set) pattern(r int) int {
@@ -116,7 +130,7 @@ func (s *Set) pattern(r int) int {
 }
 
 // Len returns the number of patterns.
-func (s *Set) Len() int { return len(s.pats) }
+func (s *Set) Len() int { return int(s.n) }
 
 // Match returns the index of the best pattern matching input (see
 // Pattern.Priority), or NoMatch. It is safe for concurrent use and writes
@@ -240,7 +254,7 @@ type Stats struct {
 
 // Stats returns the size of s, states built so far included.
 func (s *Set) Stats() Stats {
-	st := Stats{Patterns: len(s.pats), Bytes: s.Bytes(), GiveUps: s.giveUps.Load(), Pieces: s.pieced.Load()}
+	st := Stats{Patterns: s.Len(), Bytes: s.Bytes(), GiveUps: s.giveUps.Load(), Pieces: s.pieced.Load()}
 	if d := s.dfa.Load(); d != nil {
 		d.mu.Lock()
 		st.States, st.Classes = len(d.cur.Load().at)-2, int(d.width)-1
@@ -250,11 +264,11 @@ func (s *Set) Stats() Stats {
 	return st
 }
 
-// Bytes returns the memory s holds beyond its text and patterns: the
-// linear engine's index and the piece matcher once built, the DFA's layout
-// and the states it holds. It takes no lock.
+// Bytes returns the memory s holds beyond its text: its program and
+// tags, the linear engine's index and the piece matcher once built, the
+// DFA's layout and the states it holds. It takes no lock.
 func (s *Set) Bytes() int {
-	n := 160 + 16*len(s.prog)
+	n := 160 + 16*len(s.prog) + len(s.tags)
 	if ix := s.index.Load(); ix != nil {
 		n += ix.bytes()
 	}
@@ -273,7 +287,7 @@ func (s *Set) String() string {
 	var b strings.Builder
 	d := s.dfa.Load()
 	if d == nil {
-		fmt.Fprintf(&b, "automaton: %d patterns, no state built (the DFA has not started)\n", len(s.pats))
+		fmt.Fprintf(&b, "automaton: %d patterns, no state built (the DFA has not started)\n", s.Len())
 		s.dumpPatterns(&b)
 	} else {
 		d.dump(&b)
@@ -281,15 +295,15 @@ func (s *Set) String() string {
 	return b.String()
 }
 
-// dumpPatterns writes the patterns in rank order, one a line.
+// dumpPatterns writes the program in rank order, one pattern a line, as
+// the engines read it (trailing stars trimmed).
 func (s *Set) dumpPatterns(b *strings.Builder) {
 	b.WriteString("patterns, best first:\n")
 	for r, in := range s.prog {
-		p := s.pats[in.pattern]
 		anchor := ""
-		if p.Anchored {
+		if in.anchored {
 			anchor = " (anchored)"
 		}
-		fmt.Fprintf(b, "  %d: pattern %d %q priority %d%s\n", r, in.pattern, s.text[p.Start:p.end()], p.Priority, anchor)
+		fmt.Fprintf(b, "  %d: pattern %d %q%s\n", r, in.pattern, s.text[in.at:in.at+uint32(in.n)], anchor)
 	}
 }

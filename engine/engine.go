@@ -213,10 +213,9 @@ type crawlerMatcher struct {
 const sizeofMatcher = 240 + 24
 
 // sizeofMatcherMore is the size of a Matcher's matcherMore, when it has
-// one, and sizeofPattern of an automaton pattern (TestSizes checks both).
+// one (TestSizes checks it).
 const (
 	sizeofMatcherMore = 56
-	sizeofPattern     = 12
 	sizeofRuleSet     = 32
 )
 

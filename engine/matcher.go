@@ -615,7 +615,7 @@ func (m *Matcher) Bytes() int {
 		n += m.own.Bytes()
 	}
 	if rs := m.rules.Load(); rs != nil && rs != tried {
-		n += sizeofRuleSet + sizeofPattern*rs.set.Len() + rs.set.Bytes() + 4*cap(rs.refs)
+		n += sizeofRuleSet + rs.set.Bytes() + 4*cap(rs.refs)
 	}
 	if m.more != nil {
 		n += sizeofMatcherMore + 16*cap(m.more.given) + 8*cap(m.more.origin)
@@ -652,7 +652,7 @@ func (m *Matcher) Stats() Stats {
 	}
 	st := rs.set.Stats()
 	return Stats{Rules: m.sel.Rules.Len(), Patterns: st.Patterns, DFA: st.DFA, States: st.States, Classes: st.Classes,
-		Bytes: sizeofPattern*st.Patterns + st.Bytes, Clears: st.Clears, GiveUps: st.GiveUps, Pieces: st.Pieces}
+		Bytes: st.Bytes, Clears: st.Clears, GiveUps: st.GiveUps, Pieces: st.Pieces}
 }
 
 // String returns m in one short line, for a log: its semantics, its

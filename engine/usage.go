@@ -302,12 +302,12 @@ func (u *usageMatcher) bytes() int {
 	if v := u.vocab.Load(); v != nil {
 		n += sizeofVocab
 		for _, s := range v {
-			n += sizeofPattern*s.Len() + s.Bytes()
+			n += s.Bytes()
 		}
 	}
 	if ks := u.keys.Load(); ks != nil {
 		for _, k := range *ks {
-			n += len(k.key) + sizeofPattern*k.set.Len() + k.set.Bytes()
+			n += len(k.key) + k.set.Bytes()
 		}
 	}
 	return n
